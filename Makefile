@@ -1,0 +1,79 @@
+# spinkit: rebuild the 2009 adaptive-spinning mutex on Linux 6.1, stage by
+# stage, boot every stage in QEMU and watch it in gdb.  `make help` lists
+# everything; the scripts in scripts/ do the work.
+
+KIT_WORK ?= $(abspath $(CURDIR)/..)/spinkit-work
+STAGE    ?= 5
+SMP      ?= 4
+MEM      ?= 256M
+DEBUG    ?=
+GDBPORT  ?=
+export KIT_WORK SMP MEM
+
+debug_flag = $(if $(DEBUG),--debug)
+
+.DEFAULT_GOAL := help
+.PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
+	print-gdbport test checkpatch shellcheck clean distclean
+
+help: ## list the targets and variables
+	@echo "spinkit: the 2009 adaptive-spinning mutex, rebuilt on Linux 6.1"
+	@echo
+	@echo "Targets:"
+	@awk -F':.*## ' '/^[a-z_-]+:.*## / { printf "  %-14s - %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo
+	@echo "Variables (current value):"
+	@echo "  STAGE=$(STAGE)       stage to build or boot, 0-5"
+	@echo "  SMP=$(SMP)         guest vCPUs (spinning needs more than one)"
+	@echo "  MEM=$(MEM)      guest memory"
+	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the CONFIG_DEBUG_KIT_MUTEX build"
+	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
+	@echo "  KIT_WORK=$(KIT_WORK)"
+	@echo "                  kernel tree, builds and run files (outside the checkout)"
+
+deps: ## install the Debian packages the kit needs (as root)
+	@scripts/install-deps
+
+tree: deps ## extract the kernel tree into KIT_WORK and apply stages/ as tagged commits
+	@scripts/tree
+
+kernel: tree ## build the kernel of STAGE (default: the newest)
+	@scripts/build --stage $(STAGE) $(debug_flag)
+
+kernels: tree ## build every stage, 0 to 5
+	@for s in 0 1 2 3 4 5; do scripts/build --stage $$s $(debug_flag) || exit 1; done
+
+initramfs: deps ## build the guest's busybox initramfs
+	@scripts/initramfs >/dev/null && echo "initramfs: $(KIT_WORK)/initramfs.cpio.gz"
+
+run: kernel initramfs ## the main job: build the newest stage, boot it with the gdbstub listening
+	@scripts/boot --stage $(STAGE) --gdb $(debug_flag)
+
+qemu: ## boot STAGE without the gdbstub (must be built)
+	@scripts/boot --stage $(STAGE) $(debug_flag)
+
+qemu-gdb: ## boot STAGE halted, gdbstub waiting; attach with 'make gdb'
+	@scripts/boot --stage $(STAGE) --wait-gdb $(debug_flag)
+
+gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
+	@scripts/gdb $(if $(GDBPORT),--port $(GDBPORT))
+
+print-gdbport: ## print the gdbstub port of the last guest booted with one
+	@cat $(KIT_WORK)/run/gdbport 2>/dev/null || echo "no guest booted with a gdbstub yet"
+
+test: deps ## run the whole test suite (TAP, prove); the command CI runs
+	@scripts/run-tests
+
+checkpatch: tree ## run the kernel's checkpatch.pl on every stage commit
+	@scripts/checkpatch
+
+shellcheck: ## run shellcheck on every script
+	@shellcheck $$(ls scripts/* | grep -v "\.tmpl$$") tests/*.t tests/lib/*.sh .ci/run
+	@shellcheck -s sh guest/init guest/bin/*
+
+clean: ## remove builds and run files (keeps the kernel tree and ccache)
+	rm -rf $(KIT_WORK)/build $(KIT_WORK)/config-* $(KIT_WORK)/images \
+		$(KIT_WORK)/run $(KIT_WORK)/initramfs.cpio.gz
+
+distclean: clean ## also remove the kernel tree and ccache
+	rm -rf $(KIT_WORK)/linux $(KIT_WORK)/linux.partial $(KIT_WORK)/ccache

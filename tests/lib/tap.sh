@@ -1,0 +1,94 @@
+# shellcheck shell=bash
+# TAP for spinkit's tests, in the manner of git's t/test-lib.sh: each test
+# is a sentence and an &&-chained body; a failure prints the body's output
+# as "# " diagnostics.  Guest runs keep their console logs in the test's
+# scratch directory, which is removed when every test of the file passed.
+#
+# Sourced by tests/tNNNN-*.t, never run.
+# shellcheck disable=SC2034 # variables are for the test files
+
+set -uo pipefail
+TEST_NAME=$(basename "$0" .t)
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+KIT=$KIT_ROOT/scripts
+SCRATCH=$KIT_WORK/test-scratch/$TEST_NAME
+rm -rf "$SCRATCH"
+mkdir -p "$SCRATCH"
+
+tap_count=0
+tap_failed=0
+
+plan() { echo "1..$1"; }
+
+# test_expect_success "SENTENCE" 'BODY': run BODY in a subshell.
+test_expect_success() {
+	local name=$1 body=$2 out
+	tap_count=$((tap_count + 1))
+	out=$SCRATCH/test-$tap_count.out
+	if (eval "$body") >"$out" 2>&1; then
+		echo "ok $tap_count - $name"
+	else
+		tap_failed=$((tap_failed + 1))
+		echo "not ok $tap_count - $name"
+		sed 's/^/#   /' "$out" | tail -40
+		echo "#   (test output: $out)"
+	fi
+}
+
+# skip_test "SENTENCE" REASON
+skip_test() {
+	tap_count=$((tap_count + 1))
+	echo "ok $tap_count - $1 # SKIP $2"
+}
+
+# expect_eq EXPECTED GOT WHAT: the evidence, not just the verdict.
+expect_eq() {
+	[ "$1" = "$2" ] && return 0
+	echo "Expected $3 == '$1', got '$2'"
+	return 1
+}
+
+# expect_grep PATTERN FILE: FILE has a line matching PATTERN (ERE).
+expect_grep() {
+	grep -Eq -- "$1" "$2" && return 0
+	echo "Expected a line matching /$1/ in $2; its last lines:"
+	tail -15 "$2"
+	return 1
+}
+
+# guest LOGNAME [scripts/boot options] --cmd SCRIPT: boot quietly, keep the
+# console in $SCRATCH/LOGNAME.log, return the guest's status.
+guest() {
+	local name=$1
+	shift
+	"$KIT/boot" --quiet --timeout "${GUEST_TIMEOUT:-180}" \
+		--log "$SCRATCH/$name.log" "$@"
+}
+
+# built STAGE [--debug]: build a stage's kernel if needed (quietly).
+built() {
+	local stage=$1
+	shift
+	"$KIT/build" --stage "$stage" "$@" >"$SCRATCH/build-$stage$*.log" 2>&1 || {
+		tail -20 "$SCRATCH/build-$stage$*.log"
+		return 1
+	}
+}
+
+# The tests that need a kernel tree get one, built the way `make tree` does.
+need_tree() {
+	"$KIT/tree" >"$SCRATCH/tree.log" 2>&1 || {
+		echo "Bail out! the kernel tree could not be set up (see $SCRATCH/tree.log)"
+		exit 1
+	}
+}
+
+test_done() {
+	if [ "$tap_failed" -eq 0 ]; then
+		rm -rf "$SCRATCH"
+		exit 0
+	fi
+	echo "# $tap_failed of $tap_count failed; logs kept in $SCRATCH"
+	exit 1
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted and eval'ed, as in git's t/
+# Every shell script of the kit passes shellcheck.
+. "$(dirname "$0")/lib/tap.sh"
+
+plan 2
+
+test_expect_success "host scripts, tests and CI pass shellcheck" '
+	cd "$KIT_ROOT" &&
+	shellcheck -x $(ls scripts/* | grep -v "\.tmpl$") tests/*.t tests/lib/*.sh .ci/run
+'
+
+test_expect_success "guest scripts pass shellcheck as POSIX sh (busybox)" '
+	cd "$KIT_ROOT" &&
+	shellcheck -s sh guest/init guest/bin/*
+'
+
+test_done

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted and eval'ed, as in git's t/
+# Bad input gets a one-line error with the fix and a non-zero exit, and
+# leaves nothing half-done behind.
+. "$(dirname "$0")/lib/tap.sh"
+
+plan 9
+
+# fails_with PATTERN CMD...: CMD exits non-zero and says PATTERN on stderr.
+fails_with() {
+	local pattern=$1 rc=0
+	shift
+	"$@" >"$SCRATCH/out" 2>"$SCRATCH/err" || rc=$?
+	cat "$SCRATCH/err"
+	[ "$rc" -ne 0 ] || { echo "Expected a non-zero exit from: $*"; return 1; }
+	expect_grep "$pattern" "$SCRATCH/err"
+}
+
+test_expect_success "STAGE=99 names the valid stages" '
+	fails_with "^error: no stage .99. \(stages are 0 to 5" make -s -C "$KIT_ROOT" kernel STAGE=99
+'
+
+test_expect_success "an unknown option to a script prints its usage" '
+	fails_with "^error: unknown option .--bogus." "$KIT/boot" --bogus
+'
+
+test_expect_success "SMP=0 is refused before anything boots" '
+	fails_with "^error: SMP=0 is not a vCPU count" "$KIT/boot" --smp 0 --dry-run
+'
+
+test_expect_success "a missing tarball says which package installs it" '
+	fails_with "no kernel tarball at .*run: make deps" \
+		env KIT_WORK="$SCRATCH/w1" KIT_TARBALL="$SCRATCH/none.tar.xz" "$KIT/tree"
+'
+
+# A tiny tarball stands in for Debian's: the stages cannot apply to it.
+make_fake_tarball() {
+	mkdir -p "$SCRATCH/fake/linux-source-6.1" &&
+	echo "not a kernel" >"$SCRATCH/fake/linux-source-6.1/README" &&
+	tar -C "$SCRATCH/fake" -cJf "$SCRATCH/fake.tar.xz" linux-source-6.1
+}
+
+test_expect_success "a stage that does not apply names the tested and found versions" '
+	make_fake_tarball &&
+	mkdir -p "$SCRATCH/w2/linux.partial" && echo junk >"$SCRATCH/w2/linux.partial/junk" &&
+	fails_with "does not apply to linux-source-6.1 .* \(tested on $(tested_version)\)" \
+		env KIT_WORK="$SCRATCH/w2" KIT_TARBALL="$SCRATCH/fake.tar.xz" "$KIT/tree" &&
+	# the interrupted extraction left behind was replaced, not reused
+	test ! -e "$SCRATCH/w2/linux.partial" &&
+	git -C "$SCRATCH/w2/linux" rev-parse -q --verify baseline
+'
+
+test_expect_success "re-running after a failed apply fails the same way, cleanly" '
+	fails_with "does not apply" \
+		env KIT_WORK="$SCRATCH/w2" KIT_TARBALL="$SCRATCH/fake.tar.xz" "$KIT/tree" &&
+	test ! -d "$SCRATCH/w2/linux/.git/rebase-apply"
+'
+
+test_expect_success "a kernel tree with local changes is never overwritten" '
+	need_tree &&
+	series=$KIT_TREE/.git/spinkit-series &&
+	# pretend stages/ changed, so that the tree would be re-applied
+	mv "$series" "$series.saved" &&
+	echo "/* local change */" >>"$KIT_TREE/kernel/locking/kit_mutex.c" &&
+	fails_with "has local changes .*stash" "$KIT/tree"; rc=$?
+	tail -1 "$KIT_TREE/kernel/locking/kit_mutex.c" | grep -q "local change" || rc=1
+	git -C "$KIT_TREE" checkout -q -- kernel/locking/kit_mutex.c
+	mv "$series.saved" "$series"
+	exit $rc
+'
+
+test_expect_success "a disk too full for the tree is refused before extracting" '
+	if [ "$(id -u)" -ne 0 ]; then echo "needs root to mount a small tmpfs"; exit 0; fi
+	mkdir -p "$SCRATCH/full" &&
+	mount -t tmpfs -o size=2m tmpfs "$SCRATCH/full" &&
+	{ fails_with "only [0-9]+ MiB free in .*needs 6000 MiB" \
+		env KIT_WORK="$SCRATCH/full/w" "$KIT/tree"; rc=$?; } ;
+	umount "$SCRATCH/full"
+	exit $rc
+'
+
+test_expect_success "make gdb with no guest listening says how to start one" '
+	fails_with "no gdbstub listens on port 1 .*make qemu-gdb" make -s -C "$KIT_ROOT" gdb GDBPORT=1
+'
+
+test_done

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted and eval'ed, as in git's t/
+# The newest stage boots in QEMU: banner, vCPUs, exit status, timeout.
+. "$(dirname "$0")/lib/tap.sh"
+
+plan 5
+need_tree
+
+test_expect_success "the newest stage builds (or is already built)" '
+	built 5
+'
+
+test_expect_success "it boots and the banner names the release and the stage" '
+	guest banner --stage 5 --cmd "true" &&
+	expect_grep "^spinkit: Linux 6\.1\.[0-9]+.*, stage stage-5, 4 CPUs" "$SCRATCH/banner.log"
+'
+
+test_expect_success "the guest sees as many CPUs as asked for" '
+	guest cpus2 --stage 5 --smp 2 --cmd "echo nproc=\$(nproc)" &&
+	expect_grep "^nproc=2" "$SCRATCH/cpus2.log" &&
+	guest cpus4 --stage 5 --smp 4 --cmd "echo nproc=\$(nproc)" &&
+	expect_grep "^nproc=4" "$SCRATCH/cpus4.log"
+'
+
+test_expect_success "a guest command'\''s exit status reaches the host" '
+	rc=0; guest status --stage 5 --cmd "exit 7" || rc=$?
+	expect_eq 7 "$rc" "host exit status"
+'
+
+test_expect_success "a hung guest is killed by the timeout, with a message" '
+	rc=0; GUEST_TIMEOUT=15 guest hang --stage 5 --cmd "sleep 1000" 2>"$SCRATCH/hang.err" || rc=$?
+	expect_eq 124 "$rc" "host exit status" &&
+	expect_grep "did not finish within 15 s" "$SCRATCH/hang.err"
+'
+
+test_done

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
+# Every commit from baseline to the newest stage builds, boots and passes
+# the kernel's locktorture on the kit mutex; spinning happens at stages
+# 3-5 only, never on one vCPU nor with NO_OWNER_SPIN; the owner the lock
+# records is the task that holds it, from stage 2 on.
+. "$(dirname "$0")/lib/tap.sh"
+
+need_tree
+mapfile -t commits < <(git -C "$KIT_TREE" rev-list --reverse baseline..spinkit)
+plan $(( 1 + ${#commits[@]} * 2 + 3 + 6 + 3 ))
+
+TORTURE_SECS=${TORTURE_SECS:-10}
+
+# What each boot of a kit kernel runs: torture, contention, an owner probe.
+# The host reads the KEY=value lines it prints.
+probe='
+kit-torture '"$TORTURE_SECS"' 4; echo "TORTURE=$?"
+echo reset >/sys/kernel/debug/kit_mutex/stats
+kit-contend 4 150 3000; echo "CONTEND=$?"
+echo "SPIN=$(kit-stat spin)"
+kit-hold kit1 2000 sleep & sleep 1
+echo "HELD: $(cat /sys/kernel/debug/kit_mutex/kit1)"
+wait
+echo "AFTER: $(cat /sys/kernel/debug/kit_mutex/kit1)"
+'
+
+# value LOG KEY: the value a guest printed as KEY=value.
+value() { sed -n "s/^$2=\([0-9]*\).*/\1/p" "$1" | tail -1; }
+# field LOG PREFIX NAME: NAME=value from the guest's "PREFIX: ..." line.
+field() { sed -n "s/^$2: .*\b$3=\([0-9-]*\).*/\1/p" "$1" | tail -1; }
+
+stage_of() { git -C "$KIT_TREE" describe --tags --exact-match --match 'stage-*' "$1" 2>/dev/null | sed 's/stage-//'; }
+has_kit() { git -C "$KIT_TREE" cat-file -e "$1:kernel/locking/kit_mutex.c" 2>/dev/null; }
+
+test_expect_success "baseline builds and boots (no kit mutex yet)" '
+	"$KIT/build" --commit baseline >"$SCRATCH/build-baseline.log" 2>&1 &&
+	guest baseline --commit baseline --cmd "test ! -e /sys/kernel/debug/kit_mutex" &&
+	expect_grep "^spinkit: Linux 6\.1" "$SCRATCH/baseline.log"
+'
+
+for c in "${commits[@]}"; do
+	short=$(git -C "$KIT_TREE" rev-parse --short=12 "$c")
+	subject=$(git -C "$KIT_TREE" log -1 --format=%s "$c")
+	s=$(stage_of "$c")
+	name="${s:+stage-$s }$short"
+	test_expect_success "$name builds: $subject" '
+		"$KIT/build" --commit "$c" >"$SCRATCH/build-$short.log" 2>&1 ||
+			{ tail -20 "$SCRATCH/build-$short.log"; false; }
+	'
+	if ! has_kit "$c"; then
+		skip_test "$name passes locktorture" "no kit mutex at this commit"
+		continue
+	fi
+	test_expect_success "$name boots and locktorture on the kit mutex ends in SUCCESS, Fail: 0" '
+		guest "$short" --commit "$c" --timeout 240 --cmd "$probe" &&
+		expect_grep "Writes: .*Fail: 0" "$SCRATCH/$short.log" &&
+		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$SCRATCH/$short.log" &&
+		expect_eq 0 "$(value "$SCRATCH/$short.log" TORTURE)" "kit-torture status" &&
+		expect_eq 0 "$(value "$SCRATCH/$short.log" CONTEND)" "kit-contend status (lost updates)"
+	'
+done
+
+# The per-stage logs, for the spinning and owner checks.
+log_of() { echo "$SCRATCH/$(git -C "$KIT_TREE" rev-parse --short=12 "stage-$1").log"; }
+
+test_expect_success "under contention on 4 vCPUs nothing spins at stages 0-2" '
+	for s in 0 1 2; do
+		expect_eq 0 "$(value "$(log_of $s)" SPIN)" "spin acquisitions at stage $s" || exit 1
+	done
+'
+
+test_expect_success "under contention on 4 vCPUs lockers spin at stages 3-5" '
+	for s in 3 4 5; do
+		n=$(value "$(log_of $s)" SPIN)
+		[ "${n:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 at stage $s, got ${n:-none}"; exit 1; }
+	done
+'
+
+test_expect_success "the owner is the holding task from stage 2 on, and cleared after unlock" '
+	for s in 2 3 4 5; do
+		log=$(log_of $s)
+		holder=$(field "$log" HELD holder)
+		[ "${holder:-0}" -gt 0 ] || { echo "stage $s: no holder seen"; grep HELD "$log"; exit 1; }
+		expect_eq "$holder" "$(field "$log" HELD owner)" "owner while held at stage $s" &&
+		expect_eq 0 "$(field "$log" AFTER owner)" "owner after unlock at stage $s" || exit 1
+	done &&
+	log=$(log_of 1) &&
+	expect_eq 0 "$(field "$log" HELD owner)" "owner while held at stage 1 (field not written yet)"
+'
+
+for s in 0 1 2 3 4 5; do
+	test_expect_success "stage-$s on one vCPU: contention never spins" '
+		guest "smp1-$s" --stage '"$s"' --smp 1 --cmd "
+			kit-contend 3 100 3000 || exit 1
+			echo SPIN=\$(kit-stat spin)" &&
+		expect_eq 0 "$(value "$SCRATCH/smp1-'"$s"'.log" SPIN)" "spin acquisitions on 1 vCPU"
+	'
+done
+
+test_expect_success "stage-5 with NO_OWNER_SPIN: torture passes and nothing spins; OWNER_SPIN brings it back" '
+	guest noownerspin --stage 5 --timeout 240 --cmd "
+		f=/sys/kernel/debug/sched/features
+		echo NO_OWNER_SPIN >\$f && grep -q NO_OWNER_SPIN \$f || exit 9
+		kit-torture '"$TORTURE_SECS"' 4 || exit 1
+		echo reset >/sys/kernel/debug/kit_mutex/stats
+		kit-contend 4 150 3000 || exit 2
+		echo OFF=\$(kit-stat spin)
+		echo OWNER_SPIN >\$f
+		kit-contend 4 150 3000 || exit 3
+		echo ON=\$(kit-stat spin)" &&
+	expect_grep "End of test: SUCCESS" "$SCRATCH/noownerspin.log" &&
+	expect_eq 0 "$(value "$SCRATCH/noownerspin.log" OFF)" "spin acquisitions with NO_OWNER_SPIN" &&
+	on=$(value "$SCRATCH/noownerspin.log" ON) &&
+	[ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 after OWNER_SPIN, got ${on:-none}"; exit 1; }
+'
+
+for s in 0 5; do
+	test_expect_success "stage-$s with CONFIG_DEBUG_KIT_MUTEX: torture passes, no lock warnings" '
+		built '"$s"' --debug &&
+		guest "debug-'"$s"'" --stage '"$s"' --debug --timeout 240 --cmd "
+			kit-torture '"$TORTURE_SECS"' 4 || exit 1
+			kit-contend 4 100 3000 || exit 2
+			echo SPIN=\$(kit-stat spin)" &&
+		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$SCRATCH/debug-'"$s"'.log" &&
+		expect_eq 0 "$(value "$SCRATCH/debug-'"$s"'.log" SPIN)" "spin acquisitions (the debug variant never spins)" &&
+		! grep -E "DEBUG_LOCKS_WARN_ON|WARNING:|BUG:" "$SCRATCH/debug-'"$s"'.log"
+	'
+done
+
+test_done
