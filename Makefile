@@ -8,13 +8,15 @@ SMP      ?= 4
 MEM      ?= 256M
 DEBUG    ?=
 GDBPORT  ?=
+QUICK    ?=
+BENCH_ARGS ?=
 export KIT_WORK SMP MEM
 
 debug_flag = $(if $(DEBUG),--debug)
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport test checkpatch shellcheck clean distclean
+	print-gdbport bench bench-stages test checkpatch shellcheck clean distclean
 
 help: ## list the targets and variables
 	@echo "spinkit: the 2009 adaptive-spinning mutex, rebuilt on Linux 6.1"
@@ -28,6 +30,8 @@ help: ## list the targets and variables
 	@echo "  MEM=$(MEM)      guest memory"
 	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the CONFIG_DEBUG_KIT_MUTEX build"
 	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
+	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats)"
+	@echo "  BENCH_ARGS=$(BENCH_ARGS)    more options for scripts/bench(-stages), e.g. --tasks \"2 8\""
 	@echo "  KIT_WORK=$(KIT_WORK)"
 	@echo "                  kernel tree, builds and run files (outside the checkout)"
 
@@ -61,6 +65,12 @@ gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
 print-gdbport: ## print the gdbstub port of the last guest booted with one
 	@cat $(KIT_WORK)/run/gdbport 2>/dev/null || echo "no guest booted with a gdbstub yet"
 
+bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mutex, plots (QUICK=1: a few minutes)
+	@scripts/bench $(if $(QUICK),--quick) $(BENCH_ARGS)
+
+bench-stages: tree initramfs ## one benchmark point across stages 0-5: ops/s and CPU burned
+	@scripts/bench-stages $(BENCH_ARGS)
+
 test: deps ## run the whole test suite (TAP, prove); the command CI runs
 	@scripts/run-tests
 
@@ -68,7 +78,7 @@ checkpatch: tree ## run the kernel's checkpatch.pl on every stage commit
 	@scripts/checkpatch
 
 shellcheck: ## run shellcheck on every script
-	@shellcheck $$(ls scripts/* | grep -v "\.tmpl$$") tests/*.t tests/lib/*.sh .ci/run
+	@shellcheck $$(ls scripts/* | grep -v "\.tmpl$$\|\.py$$") tests/*.t tests/lib/*.sh .ci/run
 	@shellcheck -s sh guest/init guest/bin/*
 
 clean: ## remove builds and run files (keeps the kernel tree and ccache)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted and eval'ed, as in git's t/
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # Bad input gets a one-line error with the fix and a non-zero exit, and
 # leaves nothing half-done behind.
 . "$(dirname "$0")/lib/tap.sh"

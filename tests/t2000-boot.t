@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted and eval'ed, as in git's t/
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # The newest stage boots in QEMU: banner, vCPUs, exit status, timeout.
 . "$(dirname "$0")/lib/tap.sh"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck disable=SC2016,SC2317 # test bodies are single-quoted and eval'ed, as in git's t/
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # gdb attaches to the guest's gdbstub, stops on a hardware breakpoint in
 # the kit mutex, shows who called it, and the kernel's lx- scripts work.
 . "$(dirname "$0")/lib/tap.sh"

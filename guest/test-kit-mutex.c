@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-kit-mutex: the benchmark of the 2009 adaptive-spinning patch,
+ * rebuilt for the kit.  Modelled on Ingo Molnar's test-mutex: TASKS
+ * processes hammer one lock for SECONDS, counting operations in a shared
+ * page; one line per second, then "avg ops/sec: N".
+ *
+ * Usage: test-kit-mutex MODE TASKS SECONDS [-l LOOPS] [-s SLEEP_US] [-L LOCK]
+ *   K   the kit mutex, through /sys/kernel/debug/kit_mutex/LOCK (kit0):
+ *       one operation = lock, LOOPS read-modify-writes of shared cache
+ *       lines (default 2000) and SLEEP_US asleep (default 0), unlock
+ *   M   the same on 6.1's struct mutex (mutex0), the modern reference
+ *   V   the original's V mode: create and remove a file in one shared
+ *       directory, contending on its inode lock
+ *
+ * K and M check mutual exclusion: the lock's plain counter must equal the
+ * operations done ("lost updates: 0"), else the exit status is 1.  The
+ * kit's acquisition counters and the CPU time the whole guest burned are
+ * printed too: spinning shows as CPU time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_TASKS	64
+#define KIT_DIR		"/sys/kernel/debug/kit_mutex"
+#define V_DIR		"/tmp/test-kit-mutex.d"
+
+struct slot {
+	volatile unsigned long ops;
+	char pad[64 - sizeof(unsigned long)];
+};
+
+static struct slot *slots;
+static volatile sig_atomic_t stop;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "test-kit-mutex: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "Usage: test-kit-mutex K|M|V TASKS SECONDS [-l LOOPS] [-s SLEEP_US] [-L LOCK]\n");
+	exit(2);
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* One worker: loop until told to stop, counting in its own cache line. */
+static void worker(char mode, int id, const char *lockfile, const char *cmd)
+{
+	char path[128];
+	size_t len = strlen(cmd);
+	int fd = -1;
+
+	signal(SIGTERM, on_term);
+	if (mode == 'V') {
+		snprintf(path, sizeof(path), V_DIR "/f%d", id);
+	} else {
+		fd = open(lockfile, O_WRONLY);
+		if (fd < 0)
+			die(lockfile);
+	}
+	while (!stop) {
+		if (mode == 'V') {
+			int f = open(path, O_CREAT | O_WRONLY, 0600);
+
+			if (f < 0)
+				die(path);
+			close(f);
+			if (unlink(path))
+				die(path);
+		} else if (write(fd, cmd, len) != (ssize_t)len) {
+			die("write");
+		}
+		slots[id].ops++;
+	}
+	_exit(0);
+}
+
+static unsigned long total_ops(int tasks)
+{
+	unsigned long sum = 0;
+	int i;
+
+	for (i = 0; i < tasks; i++)
+		sum += slots[i].ops;
+	return sum;
+}
+
+/* Busy and total jiffies of all CPUs, from /proc/stat's first line. */
+static void cpu_times(unsigned long long *busy, unsigned long long *total)
+{
+	unsigned long long v[8] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f || fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+			 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8)
+		die("/proc/stat");
+	fclose(f);
+	*total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+	*busy = *total - v[3] - v[4];
+}
+
+static unsigned long kit_stat(const char *name)
+{
+	char key[32];
+	unsigned long val, found = 0;
+	FILE *f = fopen(KIT_DIR "/stats", "r");
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%31s %lu", key, &val) == 2)
+		if (!strcmp(key, name))
+			found = val;
+	fclose(f);
+	return found;
+}
+
+static int lock_field(const char *lockfile, const char *name, long *val)
+{
+	char buf[512], key[40], *p;
+	FILE *f = fopen(lockfile, "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		return -1;
+	fclose(f);
+	snprintf(key, sizeof(key), " %s=", name);
+	p = strstr(buf, key);
+	if (!p)
+		return -1;
+	*val = strtol(p + strlen(key), NULL, 10);
+	return 0;
+}
+
+static void write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, s, strlen(s)) < 0)
+		die(path);
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	static const char * const stat_names[] = { "fast", "spin", "grab", "slow", "sleep" };
+	unsigned long before[5], prev = 0, now_ops, ops;
+	unsigned long long busy0, total0, busy1, total1;
+	unsigned int loops = 2000, sleep_us = 0;
+	const char *lock = NULL;
+	char lockfile[128], cmd[64];
+	pid_t pids[MAX_TASKS];
+	int tasks, seconds, i, opt, status, failed = 0;
+	char mode;
+
+	if (argc < 4 || strlen(argv[1]) != 1 || !strchr("KMV", argv[1][0]))
+		usage();
+	mode = argv[1][0];
+	tasks = atoi(argv[2]);
+	seconds = atoi(argv[3]);
+	if (tasks < 1 || tasks > MAX_TASKS || seconds < 1)
+		usage();
+	optind = 4;
+	while ((opt = getopt(argc, argv, "l:s:L:")) != -1) {
+		switch (opt) {
+		case 'l': loops = strtoul(optarg, NULL, 10); break;
+		case 's': sleep_us = strtoul(optarg, NULL, 10); break;
+		case 'L': lock = optarg; break;
+		default: usage();
+		}
+	}
+	if (!lock)
+		lock = mode == 'M' ? "mutex0" : "kit0";
+	snprintf(lockfile, sizeof(lockfile), KIT_DIR "/%s", lock);
+	snprintf(cmd, sizeof(cmd), "op %u %u", loops, sleep_us);
+
+	slots = mmap(NULL, MAX_TASKS * sizeof(*slots), PROT_READ | PROT_WRITE,
+		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (slots == MAP_FAILED)
+		die("mmap");
+	if (mode == 'V') {
+		if (mkdir(V_DIR, 0700) && errno != EEXIST)
+			die(V_DIR);
+	} else {
+		write_file(lockfile, "reset");
+	}
+
+	printf("test-kit-mutex: mode %c, %d tasks, %d s", mode, tasks, seconds);
+	if (mode != 'V')
+		printf(", %s, %u loops, %u us asleep per op", lock, loops, sleep_us);
+	printf("\n");
+	for (i = 0; i < 5; i++)
+		before[i] = kit_stat(stat_names[i]);
+	cpu_times(&busy0, &total0);
+	fflush(stdout);
+
+	for (i = 0; i < tasks; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			die("fork");
+		if (pids[i] == 0)
+			worker(mode, i, lockfile, cmd);
+	}
+	for (i = 1; i <= seconds; i++) {
+		sleep(1);
+		now_ops = total_ops(tasks);
+		printf("sec %d: %lu ops/sec\n", i, now_ops - prev);
+		fflush(stdout);
+		prev = now_ops;
+	}
+	ops = total_ops(tasks);
+	cpu_times(&busy1, &total1);
+	for (i = 0; i < tasks; i++)
+		kill(pids[i], SIGTERM);
+	for (i = 0; i < tasks; i++) {
+		if (waitpid(pids[i], &status, 0) < 0 || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			failed = 1;
+	}
+
+	printf("avg ops/sec: %lu\n", ops / seconds);
+	printf("cpu busy: %llu%%\n", total1 > total0 ?
+	       100 * (busy1 - busy0) / (total1 - total0) : 0);
+	if (mode == 'K') {
+		printf("kit acquisitions:");
+		for (i = 0; i < 5; i++)
+			printf(" %s=%lu", stat_names[i],
+			       kit_stat(stat_names[i]) - before[i]);
+		printf("\n");
+	}
+	if (mode != 'V') {
+		long done, counter;
+
+		/* the workers' ops include ones cut short by SIGTERM: ask the lock */
+		if (lock_field(lockfile, "ops", &done) ||
+		    lock_field(lockfile, "counter", &counter)) {
+			fprintf(stderr, "test-kit-mutex: cannot read %s\n", lockfile);
+			return 2;
+		}
+		printf("lost updates: %ld\n", done - counter);
+		if (done != counter)
+			failed = 1;
+	}
+	if (failed)
+		fprintf(stderr, "test-kit-mutex: FAILED\n");
+	return failed;
+}

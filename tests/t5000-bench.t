@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
+# test-kit-mutex runs in every mode without losing an update, and a small
+# scripts/bench matrix writes its CSV files, a valid PNG and SVG, with the
+# spin counter rising under OWNER_SPIN only.
+. "$(dirname "$0")/lib/tap.sh"
+
+plan 5
+need_tree
+built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
+
+test_expect_success "a short run of each mode completes with ops/sec > 0 and no lost update" '
+	guest modes --stage 5 --smp 2 --cmd "
+		for m in K M V; do test-kit-mutex \$m 2 1 -l 500 || exit 1; done" &&
+	test "$(grep -c "^avg ops/sec: [1-9]" "$SCRATCH/modes.log")" -eq 3 ||
+		{ echo "Expected 3 lines avg ops/sec > 0:"; grep "avg ops" "$SCRATCH/modes.log"; exit 1; }
+	test "$(grep -c "^lost updates: 0$" "$SCRATCH/modes.log")" -eq 2 ||
+		{ echo "Expected lost updates: 0 for K and M:"; grep "lost" "$SCRATCH/modes.log"; exit 1; }
+'
+
+"$KIT/bench" --smp 2 --tasks "1 4" --repeats 1 --seconds 1 --out "$SCRATCH/bench" \
+	>"$SCRATCH/bench.out" 2>&1
+bench_rc=$?
+
+test_expect_success "scripts/bench runs a small matrix and prints the table" '
+	expect_eq 0 "$bench_rc" "scripts/bench status" &&
+	expect_grep "^ +2 +kit +4 " "$SCRATCH/bench.out" &&
+	expect_grep "^lost updates over all runs: 0" "$SCRATCH/bench.out"
+'
+
+test_expect_success "bench.csv and ratios.csv have the expected columns and rows" '
+	expect_eq "smp,mode,tasks,feature,runs,median_ops,min_ops,max_ops,median_cpu,median_spin,median_slow,lost" \
+		"$(head -1 "$SCRATCH/bench/bench.csv" | tr -d "\r")" "bench.csv header" &&
+	expect_eq 9 "$(wc -l <"$SCRATCH/bench/bench.csv")" "bench.csv lines (header + 2 modes x 2 tasks x 2 features)" &&
+	expect_eq "smp,mode,tasks,spin_median,nospin_median,ratio" \
+		"$(head -1 "$SCRATCH/bench/ratios.csv" | tr -d "\r")" "ratios.csv header" &&
+	expect_eq 5 "$(wc -l <"$SCRATCH/bench/ratios.csv")" "ratios.csv lines"
+'
+
+test_expect_success "the plot is a valid PNG and an SVG" '
+	expect_eq "89504e470d0a1a0a" "$(head -c 8 "$SCRATCH/bench/bench.png" | od -An -tx1 | tr -d " \n")" "PNG signature" &&
+	expect_grep "<svg" "$SCRATCH/bench/bench.svg"
+'
+
+test_expect_success "with contention the spin counter rises under OWNER_SPIN and stays flat under NO_OWNER_SPIN" '
+	on=$(sed -n "s/.*feature=OWNER_SPIN mode=K tasks=4 .* spin=\([0-9]*\).*/\1/p" "$SCRATCH/bench/raw.txt") &&
+	off=$(sed -n "s/.*feature=NO_OWNER_SPIN mode=K tasks=4 .* spin=\([0-9]*\).*/\1/p" "$SCRATCH/bench/raw.txt") &&
+	expect_eq 0 "$off" "spin acquisitions with NO_OWNER_SPIN" &&
+	{ [ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 with OWNER_SPIN, got ${on:-none}"; exit 1; }; }
+'
+
+test_done
