@@ -22,7 +22,7 @@ test_expect_success "the guest sees as many CPUs as asked for" '
 	expect_grep "^nproc=4" "$SCRATCH/cpus4.log"
 '
 
-test_expect_success "a guest command'\''s exit status reaches the host" '
+test_expect_success "a guest command's exit status reaches the host" '
 	rc=0; guest status --stage 5 --cmd "exit 7" || rc=$?
 	expect_eq 7 "$rc" "host exit status"
 '

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# spinkit's gdb helpers, on top of the kernel's own gdb scripts (lx-*):
+#
+#   kit-mutex EXPR          a kit mutex: count, owner, waiters
+#   kit-owner-running EXPR  is the owner rq->curr on its CPU?
+#   kit-spinners            which vCPUs are in the kit mutex slow path
+#
+# scripts/gdb loads this file after vmlinux-gdb.py.
+
+import gdb
+
+try:
+    from linux import cpus, lists
+except ImportError:  # the lx- scripts are not loaded
+    cpus = lists = None
+
+SLOWPATH_FUNCS = {
+    "__kit_mutex_lock_common": "lock slow path",
+    "kit_mutex_spin_on_owner": "spinning on the owner",
+    "kit_mutex_spin_on_owner_naive": "spinning on the owner (naive)",
+    "__kit_mutex_lock_slowpath": "lock slow path",
+    "__kit_mutex_unlock_slowpath": "unlock slow path",
+}
+
+
+def _kit_mutex(arg, usage):
+    if not arg:
+        raise gdb.GdbError(usage)
+    try:
+        lock = gdb.parse_and_eval(arg)
+    except gdb.error as e:
+        raise gdb.GdbError(str(e))
+    if lock.type.strip_typedefs().code == gdb.TYPE_CODE_PTR:
+        lock = lock.dereference()
+    if lock.type.strip_typedefs().tag != "kit_mutex":
+        raise gdb.GdbError("{} is not a struct kit_mutex".format(arg))
+    return lock
+
+
+def _has_field(value, name):
+    return any(f.name == name for f in value.type.strip_typedefs().fields())
+
+
+def _task_str(task):
+    if int(task) == 0:
+        return "none"
+    return "pid {} ({})".format(int(task["pid"]), task["comm"].string())
+
+
+def _task_cpu(task):
+    return int(task["thread_info"]["cpu"])
+
+
+def _rq_curr(cpu):
+    rq = cpus.per_cpu(gdb.parse_and_eval("&runqueues"), cpu)
+    return rq["curr"]
+
+
+def _waiters(lock):
+    waiter_type = gdb.lookup_type("struct kit_mutex_waiter")
+    head = lock["wait_list"]
+    node = head["next"]
+    while int(node) != int(head.address):
+        # list is the first member of struct kit_mutex_waiter
+        yield node.cast(waiter_type.pointer()).dereference()
+        node = node["next"]
+
+
+class KitMutex(gdb.Command):
+    """Show a kit mutex: its count, owner and waiters.
+
+Usage: kit-mutex EXPR
+
+EXPR is a struct kit_mutex or a pointer to one, for example
+  kit-mutex kit_ctl_locks[0].kit     (/sys/kernel/debug/kit_mutex/kit0)
+  kit-mutex torture_kit_mutex        (locktorture's kit lock)
+
+count is 1 when unlocked, 0 when locked, negative when locked with
+possible waiters.  owner exists from stage 1 on, and is written from
+stage 2 on."""
+
+    def __init__(self):
+        super(KitMutex, self).__init__("kit-mutex", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        lock = _kit_mutex(arg, "Usage: kit-mutex EXPR")
+        count = int(lock["count"]["counter"])
+        state = {1: "unlocked", 0: "locked"}.get(count, "locked, waiters possible")
+        gdb.write("count: {} ({})\n".format(count, state))
+        if _has_field(lock, "owner"):
+            gdb.write("owner: {}\n".format(_task_str(lock["owner"])))
+        else:
+            gdb.write("owner: (no owner field at this stage)\n")
+        waiters = list(_waiters(lock))
+        gdb.write("waiters: {}\n".format(len(waiters)))
+        for w in waiters:
+            task = w["task"]
+            gdb.write("  {} state {}\n".format(_task_str(task), int(task["__state"])))
+
+
+class KitOwnerRunning(gdb.Command):
+    """Tell whether a kit mutex's owner is running: rq->curr on its CPU.
+
+Usage: kit-owner-running EXPR
+
+This is the question kit_mutex_spin_on_owner() asks (stage 4): a spinner
+keeps spinning only while the answer is yes."""
+
+    def __init__(self):
+        super(KitOwnerRunning, self).__init__("kit-owner-running", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        lock = _kit_mutex(arg, "Usage: kit-owner-running EXPR")
+        if cpus is None:
+            raise gdb.GdbError("the kernel's lx- scripts are not loaded")
+        if not _has_field(lock, "owner"):
+            raise gdb.GdbError("no owner field at this stage (it comes in stage 1)")
+        owner = lock["owner"]
+        if int(owner) == 0:
+            gdb.write("no owner recorded: unlocked, or not written yet\n")
+            return
+        cpu = _task_cpu(owner)
+        curr = _rq_curr(cpu)
+        if int(curr) == int(owner):
+            gdb.write("yes: {} is rq->curr on CPU {}\n".format(_task_str(owner), cpu))
+        else:
+            gdb.write("no: {} last ran on CPU {}, where rq->curr is {}\n".format(
+                _task_str(owner), cpu, _task_str(curr)))
+
+
+class KitSpinners(gdb.Command):
+    """List the vCPUs that are in the kit mutex slow path, and where.
+
+Usage: kit-spinners
+
+Looks at the innermost frames of every vCPU (one gdb thread each under
+QEMU) for the kit mutex slow-path functions."""
+
+    def __init__(self):
+        super(KitSpinners, self).__init__("kit-spinners", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        selected = gdb.selected_thread()
+        found = 0
+        try:
+            for thread in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
+                thread.switch()
+                frame = gdb.newest_frame()
+                depth = 0
+                while frame is not None and depth < 6:
+                    name = frame.name()
+                    if name in SLOWPATH_FUNCS:
+                        gdb.write("vCPU {} (thread {}): {} in {}\n".format(
+                            thread.num - 1, thread.num, SLOWPATH_FUNCS[name], name))
+                        found += 1
+                        break
+                    frame = frame.older()
+                    depth += 1
+        finally:
+            selected.switch()
+        if not found:
+            gdb.write("no vCPU is in the kit mutex slow path\n")
+
+
+KitMutex()
+KitOwnerRunning()
+KitSpinners()
