@@ -8,6 +8,7 @@ SMP      ?= 4
 MEM      ?= 256M
 DEBUG    ?=
 GDBPORT  ?=
+LAB      ?= 0
 QUICK    ?=
 BENCH_ARGS ?=
 export KIT_WORK SMP MEM
@@ -16,7 +17,7 @@ debug_flag = $(if $(DEBUG),--debug)
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport bench bench-stages test checkpatch shellcheck clean distclean
+	print-gdbport lab lab-check bench bench-stages test checkpatch shellcheck clean distclean
 
 help: ## list the targets and variables
 	@echo "spinkit: the 2009 adaptive-spinning mutex, rebuilt on Linux 6.1"
@@ -30,6 +31,7 @@ help: ## list the targets and variables
 	@echo "  MEM=$(MEM)      guest memory"
 	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the CONFIG_DEBUG_KIT_MUTEX build"
 	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
+	@echo "  LAB=$(LAB)         lab to start or check, 0-5 (labs/README.md)"
 	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats)"
 	@echo "  BENCH_ARGS=$(BENCH_ARGS)    more options for scripts/bench(-stages), e.g. --tasks \"2 8\""
 	@echo "  KIT_WORK=$(KIT_WORK)"
@@ -64,6 +66,12 @@ gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
 
 print-gdbport: ## print the gdbstub port of the last guest booted with one
 	@cat $(KIT_WORK)/run/gdbport 2>/dev/null || echo "no guest booted with a gdbstub yet"
+
+lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, gdb with the kit helpers
+	@scripts/lab $(LAB)
+
+lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage)
+	@scripts/lab $(LAB) --check $(if $(filter command line,$(origin STAGE)),--stage $(STAGE))
 
 bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mutex, plots (QUICK=1: a few minutes)
 	@scripts/bench $(if $(QUICK),--quick) $(BENCH_ARGS)

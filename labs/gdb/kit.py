@@ -5,8 +5,11 @@
 #   kit-mutex EXPR          a kit mutex: count, owner, waiters
 #   kit-owner-running EXPR  is the owner rq->curr on its CPU?
 #   kit-spinners            which vCPUs are in the kit mutex slow path
+#   kit-run-for SECONDS     let the guest run that long, then stop it
 #
 # scripts/gdb loads this file after vmlinux-gdb.py.
+
+import threading
 
 import gdb
 
@@ -163,6 +166,36 @@ QEMU) for the kit mutex slow-path functions."""
             gdb.write("no vCPU is in the kit mutex slow path\n")
 
 
+class KitRunFor(gdb.Command):
+    """Let the guest run for a while, then stop every vCPU.
+
+Usage: kit-run-for SECONDS
+
+Like 'continue' followed by Ctrl-C after SECONDS, so that a gdb script
+can let a situation develop (a spinner spin, a waiter fall asleep) and
+then look at it.  A breakpoint hit earlier stops it earlier."""
+
+    def __init__(self):
+        super(KitRunFor, self).__init__("kit-run-for", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        try:
+            secs = float(arg)
+        except ValueError:
+            raise gdb.GdbError("Usage: kit-run-for SECONDS")
+
+        def interrupt():
+            gdb.post_event(lambda: gdb.execute("interrupt"))
+
+        timer = threading.Timer(secs, interrupt)
+        timer.start()
+        try:
+            gdb.execute("continue")
+        finally:
+            timer.cancel()
+
+
 KitMutex()
 KitOwnerRunning()
 KitSpinners()
+KitRunFor()

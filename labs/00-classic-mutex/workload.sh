@@ -1,0 +1,1 @@
+../workloads/hold-and-contend.sh
