@@ -17,7 +17,7 @@ debug_flag = $(if $(DEBUG),--debug)
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport lab lab-check bench bench-stages test checkpatch shellcheck clean distclean
+	print-gdbport lab lab-check bench bench-stages handouts test checkpatch shellcheck clean distclean
 
 help: ## list the targets and variables
 	@echo "spinkit: the 2009 adaptive-spinning mutex, rebuilt on Linux 6.1"
@@ -79,6 +79,9 @@ bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mut
 bench-stages: tree initramfs ## one benchmark point across stages 0-5: ops/s and CPU burned
 	@scripts/bench-stages $(BENCH_ARGS)
 
+handouts: deps ## build the handouts (HTML and PDF) into handouts/build/
+	@scripts/handouts
+
 test: deps ## run the whole test suite (TAP, prove); the command CI runs
 	@scripts/run-tests
 
@@ -89,9 +92,9 @@ shellcheck: ## run shellcheck on every script
 	@shellcheck $$(ls scripts/* | grep -v "\.tmpl$$\|\.py$$") tests/*.t tests/lib/*.sh .ci/run
 	@shellcheck -s sh guest/init guest/bin/*
 
-clean: ## remove builds and run files (keeps the kernel tree and ccache)
+clean: ## remove builds, run files and built handouts (keeps the kernel tree and ccache)
 	rm -rf $(KIT_WORK)/build $(KIT_WORK)/config-* $(KIT_WORK)/images \
-		$(KIT_WORK)/run $(KIT_WORK)/initramfs.cpio.gz
+		$(KIT_WORK)/run $(KIT_WORK)/initramfs.cpio.gz handouts/build
 
 distclean: clean ## also remove the kernel tree and ccache
 	rm -rf $(KIT_WORK)/linux $(KIT_WORK)/linux.partial $(KIT_WORK)/ccache

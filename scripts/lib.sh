@@ -8,7 +8,7 @@ KIT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The kernel tree, builds and run files live outside the checkout.
 KIT_WORK=${KIT_WORK:-$(cd "$KIT_ROOT/.." && pwd)/spinkit-work}
 KIT_TARBALL=${KIT_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-KIT_TREE=$KIT_WORK/linux
+KIT_TREE=${KIT_TREE:-$KIT_WORK/linux}
 KIT_IMAGES=$KIT_WORK/images
 KIT_RUN=$KIT_WORK/run
 KIT_STAGES_DIR=$KIT_ROOT/stages

@@ -11,11 +11,11 @@ built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
 # Boot halted with the gdbstub, in the background; the guest takes a kit
 # lock once gdb has let it run.  QEMU's output goes to a file, so that it
 # cannot hold the test's stdout open.
-"$KIT/boot" --stage 5 --wait-gdb --quiet --timeout 120 --log "$SCRATCH/guest.log" \
+setsid "$KIT/boot" --stage 5 --wait-gdb --quiet --timeout 120 --log "$SCRATCH/guest.log" \
 	--cmd 'sleep 2; echo "op 10" >/sys/kernel/debug/kit_mutex/kit0; echo done' \
 	>"$SCRATCH/boot.out" 2>&1 </dev/null &
 qemu_pid=$!
-trap 'kill $qemu_pid 2>/dev/null' EXIT
+trap 'kill -- -$qemu_pid 2>/dev/null' EXIT
 for _ in $(seq 50); do
 	grep -q "gdbstub on" "$SCRATCH/boot.out" 2>/dev/null && break
 	sleep 0.2

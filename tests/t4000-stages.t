@@ -17,7 +17,7 @@ TORTURE_SECS=${TORTURE_SECS:-10}
 probe='
 kit-torture '"$TORTURE_SECS"' 4; echo "TORTURE=$?"
 echo reset >/sys/kernel/debug/kit_mutex/stats
-kit-contend 4 150 3000; echo "CONTEND=$?"
+test-kit-mutex K 4 2 -l 3000 >/tmp/bench.out; echo "CONTEND=$?"
 echo "SPIN=$(kit-stat spin)"
 kit-hold kit1 2000 sleep & sleep 1
 echo "HELD: $(cat /sys/kernel/debug/kit_mutex/kit1)"
@@ -57,7 +57,7 @@ for c in "${commits[@]}"; do
 		expect_grep "Writes: .*Fail: 0" "$SCRATCH/$short.log" &&
 		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$SCRATCH/$short.log" &&
 		expect_eq 0 "$(value "$SCRATCH/$short.log" TORTURE)" "kit-torture status" &&
-		expect_eq 0 "$(value "$SCRATCH/$short.log" CONTEND)" "kit-contend status (lost updates)"
+		expect_eq 0 "$(value "$SCRATCH/$short.log" CONTEND)" "test-kit-mutex status (lost updates)"
 	'
 done
 
@@ -92,7 +92,7 @@ test_expect_success "the owner is the holding task from stage 2 on, and cleared 
 for s in 0 1 2 3 4 5; do
 	test_expect_success "stage-$s on one vCPU: contention never spins" '
 		guest "smp1-$s" --stage '"$s"' --smp 1 --cmd "
-			kit-contend 3 100 3000 || exit 1
+			test-kit-mutex K 3 2 -l 3000 >/dev/null || exit 1
 			echo SPIN=\$(kit-stat spin)" &&
 		expect_eq 0 "$(value "$SCRATCH/smp1-'"$s"'.log" SPIN)" "spin acquisitions on 1 vCPU"
 	'
@@ -104,10 +104,10 @@ test_expect_success "stage-5 with NO_OWNER_SPIN: torture passes and nothing spin
 		echo NO_OWNER_SPIN >\$f && grep -q NO_OWNER_SPIN \$f || exit 9
 		kit-torture '"$TORTURE_SECS"' 4 || exit 1
 		echo reset >/sys/kernel/debug/kit_mutex/stats
-		kit-contend 4 150 3000 || exit 2
+		test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 2
 		echo OFF=\$(kit-stat spin)
 		echo OWNER_SPIN >\$f
-		kit-contend 4 150 3000 || exit 3
+		test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 3
 		echo ON=\$(kit-stat spin)" &&
 	expect_grep "End of test: SUCCESS" "$SCRATCH/noownerspin.log" &&
 	expect_eq 0 "$(value "$SCRATCH/noownerspin.log" OFF)" "spin acquisitions with NO_OWNER_SPIN" &&
@@ -120,7 +120,7 @@ for s in 0 5; do
 		built '"$s"' --debug &&
 		guest "debug-'"$s"'" --stage '"$s"' --debug --timeout 240 --cmd "
 			kit-torture '"$TORTURE_SECS"' 4 || exit 1
-			kit-contend 4 100 3000 || exit 2
+			test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 2
 			echo SPIN=\$(kit-stat spin)" &&
 		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$SCRATCH/debug-'"$s"'.log" &&
 		expect_eq 0 "$(value "$SCRATCH/debug-'"$s"'.log" SPIN)" "spin acquisitions (the debug variant never spins)" &&

@@ -3,9 +3,11 @@
 hbreak kit_ctl_hold
 kit-run-for 20
 delete
-kit-run-for 1
-echo == a second into the holder's critical section\n
+hbreak kit_mutex_spin_on_owner_naive
+kit-run-for 5
+echo == the contender in the spin helper\n
 kit-spinners
 kit-mutex kit_ctl_locks[0].kit
 kit-owner-running kit_ctl_locks[0].kit
+delete
 detach
