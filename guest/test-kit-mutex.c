@@ -5,13 +5,16 @@
  * processes hammer one lock for SECONDS, counting operations in a shared
  * page; one line per second, then "avg ops/sec: N".
  *
- * Usage: test-kit-mutex MODE TASKS SECONDS [-l LOOPS] [-s SLEEP_US] [-L LOCK]
+ * Usage: test-kit-mutex MODE TASKS SECONDS [-l LOOPS] [-s SLEEP_US] [-H MS] [-L LOCK]
  *   K   the kit mutex, through /sys/kernel/debug/kit_mutex/LOCK (kit0):
  *       one operation = lock, LOOPS read-modify-writes of shared cache
  *       lines (default 2000) and SLEEP_US asleep (default 0), unlock
  *   M   the same on 6.1's struct mutex (mutex0), the modern reference
  *   V   the original's V mode: create and remove a file in one shared
  *       directory, contending on its inode lock
+ *   -H MS  (K, M) task 0 does not count operations: it holds the lock MS
+ *       ms asleep, then leaves it free MS ms, and again, so the others
+ *       meet an owner that sleeps with nobody queued before them
  *
  * K and M check mutual exclusion: the lock's plain counter must equal the
  * operations done ("lost updates: 0"), else the exit status is 1.  The
@@ -50,7 +53,7 @@ static void die(const char *what)
 
 static void usage(void)
 {
-	fprintf(stderr, "Usage: test-kit-mutex K|M|V TASKS SECONDS [-l LOOPS] [-s SLEEP_US] [-L LOCK]\n");
+	fprintf(stderr, "Usage: test-kit-mutex K|M|V TASKS SECONDS [-l LOOPS] [-s SLEEP_US] [-H MS] [-L LOCK]\n");
 	exit(2);
 }
 
@@ -61,7 +64,8 @@ static void on_term(int sig)
 }
 
 /* One worker: loop until told to stop, counting in its own cache line. */
-static void worker(char mode, int id, const char *lockfile, const char *cmd)
+static void worker(char mode, int id, const char *lockfile, const char *cmd,
+		   unsigned int pause_ms)
 {
 	char path[128];
 	size_t len = strlen(cmd);
@@ -87,17 +91,21 @@ static void worker(char mode, int id, const char *lockfile, const char *cmd)
 		} else if (write(fd, cmd, len) != (ssize_t)len) {
 			die("write");
 		}
+		if (pause_ms)
+			usleep(pause_ms * 1000);
 		slots[id].ops++;
 	}
 	_exit(0);
 }
+
+static unsigned int first_counted;	/* 1 when task 0 only holds (-H) */
 
 static unsigned long total_ops(int tasks)
 {
 	unsigned long sum = 0;
 	int i;
 
-	for (i = 0; i < tasks; i++)
+	for (i = first_counted; i < tasks; i++)
 		sum += slots[i].ops;
 	return sum;
 }
@@ -161,9 +169,9 @@ int main(int argc, char **argv)
 	static const char * const stat_names[] = { "fast", "spin", "grab", "slow", "sleep" };
 	unsigned long before[5], prev = 0, now_ops, ops;
 	unsigned long long busy0, total0, busy1, total1;
-	unsigned int loops = 2000, sleep_us = 0;
+	unsigned int loops = 2000, sleep_us = 0, hold_ms = 0;
 	const char *lock = NULL;
-	char lockfile[128], cmd[64];
+	char lockfile[128], cmd[64], hold_cmd[64];
 	pid_t pids[MAX_TASKS];
 	int tasks, seconds, i, opt, status, failed = 0;
 	char mode;
@@ -176,10 +184,11 @@ int main(int argc, char **argv)
 	if (tasks < 1 || tasks > MAX_TASKS || seconds < 1)
 		usage();
 	optind = 4;
-	while ((opt = getopt(argc, argv, "l:s:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "l:s:H:L:")) != -1) {
 		switch (opt) {
 		case 'l': loops = strtoul(optarg, NULL, 10); break;
 		case 's': sleep_us = strtoul(optarg, NULL, 10); break;
+		case 'H': hold_ms = strtoul(optarg, NULL, 10); break;
 		case 'L': lock = optarg; break;
 		default: usage();
 		}
@@ -188,6 +197,10 @@ int main(int argc, char **argv)
 		lock = mode == 'M' ? "mutex0" : "kit0";
 	snprintf(lockfile, sizeof(lockfile), KIT_DIR "/%s", lock);
 	snprintf(cmd, sizeof(cmd), "op %u %u", loops, sleep_us);
+	snprintf(hold_cmd, sizeof(hold_cmd), "hold %u sleep", hold_ms);
+	if (hold_ms && (mode == 'V' || tasks < 2))
+		usage();
+	first_counted = hold_ms ? 1 : 0;
 
 	slots = mmap(NULL, MAX_TASKS * sizeof(*slots), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -203,6 +216,8 @@ int main(int argc, char **argv)
 	printf("test-kit-mutex: mode %c, %d tasks, %d s", mode, tasks, seconds);
 	if (mode != 'V')
 		printf(", %s, %u loops, %u us asleep per op", lock, loops, sleep_us);
+	if (hold_ms)
+		printf(", task 0 holds it %u ms asleep at a time", hold_ms);
 	printf("\n");
 	for (i = 0; i < 5; i++)
 		before[i] = kit_stat(stat_names[i]);
@@ -214,7 +229,8 @@ int main(int argc, char **argv)
 		if (pids[i] < 0)
 			die("fork");
 		if (pids[i] == 0)
-			worker(mode, i, lockfile, cmd);
+			worker(mode, i, lockfile, hold_ms && i == 0 ? hold_cmd : cmd,
+			       hold_ms && i == 0 ? hold_ms : 0);
 	}
 	for (i = 1; i <= seconds; i++) {
 		sleep(1);

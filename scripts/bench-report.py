@@ -102,8 +102,12 @@ def plot(out, rows):
         print("note: gnuplot is not installed, no plot (run: make deps)")
         return
     series = sorted({(r["smp"], r["mode"], r["feature"]) for r in rows})
+    # one colour per (vCPUs, lock): solid with spinning, dashed without
+    palette = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]
+    pairs = sorted({(smp, mode) for smp, mode, _ in series})
     plots = []
     for smp, mode, feature in series:
+        colour = palette[pairs.index((smp, mode)) % len(palette)]
         name = f"s{smp}{mode}{feature}"
         dat = out / f"{name}.dat"
         with open(dat, "w") as f:
@@ -113,8 +117,9 @@ def plot(out, rows):
         lock = {"K": "kit mutex", "M": "6.1 mutex", "V": "VFS"}[mode]
         dash = 1 if feature == "OWNER_SPIN" else 2
         plots.append(f"'{dat.name}' using 1:2:3:4 with yerrorlines dt {dash} lw 2 "
-                     f"title '{smp} vCPUs, {lock}, {feature}'")
-    for term, ext in (("pngcairo size 1000,650", "png"), ("svg size 1000,650", "svg")):
+                     f"lc rgb '{colour}' title '{smp} vCPUs, {lock}, {feature}'")
+    for term, ext in (("pngcairo noenhanced size 1000,650", "png"),
+                      ("svg noenhanced size 1000,650", "svg")):
         script = "\n".join([
             f"set terminal {term}",
             f"set output 'bench.{ext}'",
