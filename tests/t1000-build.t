@@ -24,7 +24,7 @@ test_expect_success "every stage commit is by the fixed identity and credits ups
 	done
 '
 
-test_expect_success "the kernel'\''s checkpatch.pl passes on every stage commit" '
+test_expect_success "the kernel's checkpatch.pl passes on every stage commit" '
 	"$KIT/checkpatch"
 '
 
