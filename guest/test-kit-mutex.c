@@ -19,7 +19,8 @@
  * K and M check mutual exclusion: the lock's plain counter must equal the
  * operations done ("lost updates: 0"), else the exit status is 1.  The
  * kit's acquisition counters and the CPU time the whole guest burned are
- * printed too: spinning shows as CPU time.
+ * printed too: spinning shows as CPU time.  The last line repeats the
+ * figures for scripts: "result: ops=N cpu=N [fast=N spin=N ...] [lost=N]".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -144,8 +145,12 @@ static int lock_field(const char *lockfile, const char *name, long *val)
 	char buf[512], key[40], *p;
 	FILE *f = fopen(lockfile, "r");
 
-	if (!f || !fgets(buf, sizeof(buf), f))
+	if (!f)
 		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
 	fclose(f);
 	snprintf(key, sizeof(key), " %s=", name);
 	p = strstr(buf, key);
@@ -168,12 +173,12 @@ int main(int argc, char **argv)
 {
 	static const char * const stat_names[] = { "fast", "spin", "grab", "slow", "sleep" };
 	unsigned long before[5], prev = 0, now_ops, ops;
-	unsigned long long busy0, total0, busy1, total1;
+	unsigned long long busy0, total0, busy1, total1, cpu;
 	unsigned int loops = 2000, sleep_us = 0, hold_ms = 0;
 	const char *lock = NULL;
-	char lockfile[128], cmd[64], hold_cmd[64];
+	char lockfile[128], cmd[64], hold_cmd[64], result[256];
 	pid_t pids[MAX_TASKS];
-	int tasks, seconds, i, opt, status, failed = 0;
+	int tasks, seconds, i, n, opt, status, failed = 0;
 	char mode;
 
 	if (argc < 4 || strlen(argv[1]) != 1 || !strchr("KMV", argv[1][0]))
@@ -249,14 +254,19 @@ int main(int argc, char **argv)
 			failed = 1;
 	}
 
+	cpu = total1 > total0 ? 100 * (busy1 - busy0) / (total1 - total0) : 0;
+	n = snprintf(result, sizeof(result), "ops=%lu cpu=%llu", ops / seconds, cpu);
 	printf("avg ops/sec: %lu\n", ops / seconds);
-	printf("cpu busy: %llu%%\n", total1 > total0 ?
-	       100 * (busy1 - busy0) / (total1 - total0) : 0);
+	printf("cpu busy: %llu%%\n", cpu);
 	if (mode == 'K') {
 		printf("kit acquisitions:");
-		for (i = 0; i < 5; i++)
-			printf(" %s=%lu", stat_names[i],
-			       kit_stat(stat_names[i]) - before[i]);
+		for (i = 0; i < 5; i++) {
+			unsigned long d = kit_stat(stat_names[i]) - before[i];
+
+			printf(" %s=%lu", stat_names[i], d);
+			n += snprintf(result + n, sizeof(result) - n, " %s=%lu",
+				      stat_names[i], d);
+		}
 		printf("\n");
 	}
 	if (mode != 'V') {
@@ -269,9 +279,11 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		printf("lost updates: %ld\n", done - counter);
+		snprintf(result + n, sizeof(result) - n, " lost=%ld", done - counter);
 		if (done != counter)
 			failed = 1;
 	}
+	printf("result: %s\n", result);
 	if (failed)
 		fprintf(stderr, "test-kit-mutex: FAILED\n");
 	return failed;
