@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
+# scripts/bisect-test speaks git bisect run's language: 125 for a tree with
+# no kernel (the Btrfs-only history of 2.6.29), 0 for a good kernel, 1 for
+# a kernel whose console reports a BUG even though its workload finished
+# (in mode spins, where spinning alone is bad too, only the alarm check
+# prints "the kernel says").
+. "$(dirname "$0")/lib/tap.sh"
+
+need_tree
+plan 4
+
+test_expect_success "an unknown mode stops the bisection (exit 128) and names the modes" '
+	rc=0
+	(cd "$KIT_TREE" && "$KIT/bisect-test" nosuchmode) 2>"$SCRATCH/mode.err" || rc=$?
+	expect_eq 128 "$rc" "exit status" &&
+	expect_grep "use spins, torture or lost" "$SCRATCH/mode.err"
+'
+
+test_expect_success "a history holding only a subdirectory cannot be judged: 125" '
+	side=$SCRATCH/btrfs-only &&
+	mkdir -p "$side/fs/btrfs" &&
+	echo "int btrfs;" >"$side/fs/btrfs/super.c" &&
+	git -C "$side" init -q &&
+	git -C "$side" add . &&
+	git -C "$side" -c user.name=t -c user.email=t@t commit -q -m "Btrfs: only me" &&
+	rc=0 &&
+	(cd "$side" && "$KIT/bisect-test" torture) >"$SCRATCH/side.out" 2>&1 || rc=$?
+	expect_eq 125 "$rc" "exit status" &&
+	expect_grep "no kernel in this tree" "$SCRATCH/side.out"
+'
+
+# The planted bug is made on a detached commit and the tree is put back on
+# the kit's branch afterwards, whatever happened.
+restore() { git -C "$KIT_TREE" checkout -q -f spinkit; }
+trap restore EXIT
+
+test_expect_success "stage-5 passes locktorture: good" '
+	git -C "$KIT_TREE" checkout -q --detach stage-5 &&
+	rc=0 &&
+	(cd "$KIT_TREE" && BISECT_TIMEOUT=180 "$KIT/bisect-test" torture) >"$SCRATCH/good.out" 2>&1 || rc=$?
+	cat "$SCRATCH/good.out"
+	expect_eq 0 "$rc" "exit status"
+'
+
+test_expect_success "a spin path that leaves preemption disabled is bad, by the BUG it prints" '
+	git -C "$KIT_TREE" checkout -q --detach stage-5 &&
+	perl -0pi -e "s/(KIT_MUTEX_STAT_GRAB\\);\\n)\\t\\t\\tpreempt_enable\\(\\);\\n/\$1/" \
+		"$KIT_TREE/kernel/locking/kit_mutex.c" &&
+	test -n "$(git -C "$KIT_TREE" status --porcelain --untracked-files=no)" &&
+	git -C "$KIT_TREE" -c user.name=t -c user.email=t@t commit -q -am "planted: preempt leak" &&
+	rc=0 &&
+	(cd "$KIT_TREE" && BISECT_TIMEOUT=180 "$KIT/bisect-test" spins) >"$SCRATCH/bad.out" 2>&1 || rc=$?
+	cat "$SCRATCH/bad.out"
+	expect_eq 1 "$rc" "exit status" &&
+	expect_grep "the kernel says .BUG: (scheduling while atomic|sleeping function)" "$SCRATCH/bad.out"
+'
+
+test_done
