@@ -11,13 +11,19 @@ GDBPORT  ?=
 LAB      ?= 0
 QUICK    ?=
 BENCH_ARGS ?=
+SEED     ?=
+BUG      ?=
+TRAP     ?=
+COMMIT   ?=
+LOG      ?=
 export KIT_WORK SMP MEM
 
 debug_flag = $(if $(DEBUG),--debug)
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport lab lab-check bench bench-stages handouts test checkpatch shellcheck clean distclean
+	print-gdbport lab lab-check bench bench-stages bisect-exercise bisect-check \
+	bisect-key bisect-list handouts test checkpatch shellcheck clean distclean
 
 help: ## list the targets and variables
 	@echo "spinkit: the 2009 adaptive-spinning mutex, rebuilt on Linux 6.1"
@@ -34,6 +40,9 @@ help: ## list the targets and variables
 	@echo "  LAB=$(LAB)         lab to start or check, 0-5 (labs/README.md)"
 	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats)"
 	@echo "  BENCH_ARGS=$(BENCH_ARGS)    more options for scripts/bench(-stages), e.g. --tasks \"2 8\""
+	@echo "  SEED=$(SEED)         bisection exercise number (each student their own)"
+	@echo "  BUG=$(BUG) TRAP=$(TRAP)   exercise bug (make bisect-list) and trap (btrfs, broken-range)"
+	@echo "  COMMIT=$(COMMIT) LOG=$(LOG)  the answer, or a 'git bisect log' file, for bisect-check"
 	@echo "  KIT_WORK=$(KIT_WORK)"
 	@echo "                  kernel tree, builds and run files (outside the checkout)"
 
@@ -78,6 +87,18 @@ bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mut
 
 bench-stages: tree initramfs ## one benchmark point across stages 0-5: ops/s and CPU burned
 	@scripts/bench-stages $(BENCH_ARGS)
+
+bisect-exercise: tree initramfs ## make bisection exercise SEED=n [BUG=name] [TRAP=btrfs|broken-range]
+	@scripts/bisect-exercise make "$(SEED)" $(if $(BUG),--bug $(BUG)) $(if $(TRAP),--trap $(TRAP))
+
+bisect-check: ## check an exercise's answer: SEED=n COMMIT=id, or SEED=n LOG=file (a git bisect log)
+	@scripts/bisect-exercise check "$(SEED)" $(COMMIT) $(if $(LOG),--log $(LOG))
+
+bisect-key: ## the instructor's answer key for exercise SEED=n
+	@scripts/bisect-exercise key "$(SEED)"
+
+bisect-list: ## the catalogue of bugs the exercises plant
+	@scripts/bisect-exercise list
 
 handouts: deps ## build the handouts (HTML and PDF) into handouts/build/
 	@scripts/handouts
