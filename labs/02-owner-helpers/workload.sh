@@ -1,1 +1,1 @@
-../workloads/op-loop.sh
+../workloads/pinned-pair.sh
