@@ -319,6 +319,30 @@ SIDE_HISTORY = [
       "fast, spin, grab, slow and sleep, as the stats file has them.\n"}),
     ("kit-trace: build with warnings",
      {"Makefile": "kit-trace: kit-trace.c\n\t$(CC) -O2 -Wall -o $@ $<\n"}),
+    ("kit-trace: add a clean target",
+     {"Makefile": "kit-trace: kit-trace.c\n\t$(CC) -O2 -Wall -o $@ $<\n\n"
+      "clean:\n\trm -f kit-trace\n"}),
+    ("kit-trace: say where the counters come from",
+     {"README": "kit-trace prints the kit mutex counters once a second:\n"
+      "fast, spin, grab, slow and sleep, as the stats file has them.\n\n"
+      "It needs debugfs mounted on /sys/kernel/debug.\n"}),
+    ("kit-trace: loop once a second",
+     {"kit-trace.c": "#include <stdio.h>\n#include <unistd.h>\n\n"
+      "int main(void)\n{\n\tchar line[256];\n\n\tfor (;;) {\n"
+      "\t\tFILE *f = fopen(\"/sys/kernel/debug/kit_mutex/stats\", \"r\");"
+      "\n\n\t\tif (!f || !fgets(line, sizeof(line), f))\n"
+      "\t\t\treturn 1;\n\t\tfputs(line, stdout);\n\t\tfclose(f);\n"
+      "\t\tsleep(1);\n\t}\n}\n"}),
+    ("kit-trace: link statically for the guest",
+     {"Makefile": "kit-trace: kit-trace.c\n\t$(CC) -O2 -Wall -static -o $@ $<"
+      "\n\nclean:\n\trm -f kit-trace\n"}),
+    ("kit-trace: document building",
+     {"README": "kit-trace prints the kit mutex counters once a second:\n"
+      "fast, spin, grab, slow and sleep, as the stats file has them.\n\n"
+      "It needs debugfs mounted on /sys/kernel/debug.  Build it with make;\n"
+      "it links statically, so that it runs in a busybox guest.\n"}),
+    ("kit-trace: add an author line",
+     {"AUTHORS": "Erin Tracer <erin@spinkit.invalid>\n"}),
 ]
 
 
