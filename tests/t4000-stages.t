@@ -8,7 +8,7 @@
 
 need_tree
 mapfile -t commits < <(git -C "$KIT_TREE" rev-list --reverse baseline..spinkit)
-plan $(( 1 + ${#commits[@]} * 2 + 3 + 6 + 3 ))
+plan $(( 1 + ${#commits[@]} * 2 + 3 + 3 + 3 ))
 
 TORTURE_SECS=${TORTURE_SECS:-10}
 
@@ -89,7 +89,9 @@ test_expect_success "the owner is the holding task from stage 2 on, and cleared 
 	expect_eq 0 "$(field "$log" HELD owner)" "owner while held at stage 1 (field not written yet)"
 '
 
-for s in 0 1 2 3 4 5; do
+# Only the stages with a spin loop: before stage 3 nothing can spin, on any
+# number of vCPUs, and the test above says so already.
+for s in 3 4 5; do
 	test_expect_success "stage-$s on one vCPU: contention never spins" '
 		guest "smp1-$s" --stage '"$s"' --smp 1 --cmd "
 			test-kit-mutex K 3 2 -l 3000 >/dev/null || exit 1

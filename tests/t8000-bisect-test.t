@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
-# scripts/bisect-test speaks git bisect run's language: 0 for a tree with
-# no kernel (the Btrfs-only history of 2.6.29), or 125 if asked to skip it,
-# 0 for a good kernel, 1 for
-# a kernel whose console reports a BUG even though its workload finished
-# (in mode spins, where spinning alone is bad too, only the alarm check
-# prints "the kernel says").
+# scripts/bisect-test speaks git bisect run's language: 128 for a mode it
+# does not know, 0 for a tree with no kernel (the Btrfs-only history of
+# 2.6.29) or 125 if asked to skip it, 0 for a good kernel.  Bad verdicts,
+# a BUG on the console among them, are met in real bisections in t8100.
 . "$(dirname "$0")/lib/tap.sh"
 
 need_tree
-plan 4
+plan 3
 
 test_expect_success "an unknown mode stops the bisection (exit 128) and names the modes" '
 	rc=0
@@ -35,8 +33,7 @@ test_expect_success "a history holding only a subdirectory is good, or 125 with 
 	expect_grep "no kernel in this tree, cannot judge" "$SCRATCH/skip.out"
 '
 
-# The planted bug is made on a detached commit and the tree is put back on
-# the kit's branch afterwards, whatever happened.
+# The tree is put back on the kit's branch afterwards, whatever happened.
 restore() { git -C "$KIT_TREE" checkout -q -f spinkit; }
 trap restore EXIT
 
@@ -46,19 +43,6 @@ test_expect_success "stage-5 passes locktorture: good" '
 	(cd "$KIT_TREE" && BISECT_TIMEOUT=180 "$KIT/bisect-test" torture) >"$SCRATCH/good.out" 2>&1 || rc=$?
 	cat "$SCRATCH/good.out"
 	expect_eq 0 "$rc" "exit status"
-'
-
-test_expect_success "a spin path that leaves preemption disabled is bad, by the BUG it prints" '
-	git -C "$KIT_TREE" checkout -q --detach stage-5 &&
-	perl -0pi -e "s/(KIT_MUTEX_STAT_GRAB\\);\\n)\\t\\t\\tpreempt_enable\\(\\);\\n/\$1/" \
-		"$KIT_TREE/kernel/locking/kit_mutex.c" &&
-	test -n "$(git -C "$KIT_TREE" status --porcelain --untracked-files=no)" &&
-	git -C "$KIT_TREE" -c user.name=t -c user.email=t@t commit -q -am "planted: preempt leak" &&
-	rc=0 &&
-	(cd "$KIT_TREE" && BISECT_TIMEOUT=180 "$KIT/bisect-test" spins) >"$SCRATCH/bad.out" 2>&1 || rc=$?
-	cat "$SCRATCH/bad.out"
-	expect_eq 1 "$rc" "exit status" &&
-	expect_grep "the kernel says .BUG: (scheduling while atomic|sleeping function)" "$SCRATCH/bad.out"
 '
 
 test_done
