@@ -85,8 +85,10 @@ def comment_before(path, anchor, comment):
     return Edit(path, r"^(?=" + re.escape(anchor) + ")", comment + "\n")
 
 
-# The stage steps: (stage, files or None for all of the stage's, subject,
-# body or None for the stage commit's own message).  Each step builds.
+# The stage steps: (stage, files, subject, body).  files is a list, None
+# for all of the stage's, or "core"/"rest" for the stage's files without
+# locktorture/sched core; a None subject or body is the stage commit's
+# own.  Each step builds.
 STEPS = [
     (0, "core", "locking: add kit_mutex, the 2.6.28 count-based mutex",
      "Port the count-based mutex of Linux 2.6.28 to 6.1 under its own name,\n"
@@ -118,7 +120,8 @@ STEPS = [
      "With NO_OWNER_SPIN in /sys/kernel/debug/sched/features, a locker that\n"
      "finds an owner recorded goes straight to the wait list.\n"),
 ]
-STAGE_DONE = {0: 1, 1: 2, 2: 3, 3: 4, 4: 6, 5: 8}  # stage -> last step
+# stage -> index of its last step, where the stage is complete
+STAGE_DONE = {stage: i for i, (stage, *_) in enumerate(STEPS)}
 
 
 class Bug:
@@ -258,7 +261,8 @@ HARMLESS = [(s, comment_before(p, a, c)) for s, p, a, c in [
      "static DEFINE_KIT_MUTEX(torture_kit_mutex);",
      "/* The kit mutex under torture: the mutex_lock type's ops, on the kit. */"),
 ]]
-HARMLESS_NEEDS = 1  # every harmless code edit needs the kit (step 0 and 1)
+# every harmless code edit needs the whole of stage 0 (kit and locktorture)
+HARMLESS_NEEDS = STAGE_DONE[0]
 
 DOC_PARTS = [
     ("Documentation: start a page on the kit mutex",
@@ -346,6 +350,12 @@ SIDE_HISTORY = [
 ]
 
 
+def position(line, **fields):
+    """The index of the first commit of LINE with these FIELDS."""
+    return next(i for i, c in enumerate(line)
+                if all(c.get(k) == v for k, v in fields.items()))
+
+
 def git(*args, env=None, data=None):
     out = subprocess.run(["git", *args], input=data, capture_output=True,
                          env=env, text=True)
@@ -394,11 +404,9 @@ class Plan:
         for item in items:
             low = 0
             if item["kind"] == "harmless":
-                low = line.index(next(c for c in line if c.get("step") ==
-                                      HARMLESS_NEEDS)) + 1
+                low = position(line, step=HARMLESS_NEEDS) + 1
             line.insert(low + rng.below(len(line) - low + 1), item)
-        good = line.index(next(c for c in line if c.get("step") ==
-                               STAGE_DONE[self.bug.stage]))
+        good = position(line, step=STAGE_DONE[self.bug.stage])
         # At least 5 commits to search before the bug, 2 after it.
         room = len(line) - good - 6
         if room < 1:
@@ -419,7 +427,7 @@ class Plan:
             line.insert(start + span - 1, dict(kind="fix"))
             line.insert(start, dict(kind="break"))
         self.line, self.good = line, good
-        self.bug_at = line.index(next(c for c in line if c["kind"] == "bug"))
+        self.bug_at = position(line, kind="bug")
         doc = 0
         for c in line:
             if c["kind"] == "doc":
@@ -672,8 +680,8 @@ def cmd_check(tree, args, version):
     planted = ids[plan.bug_at]
     broken = set()
     if plan.trap == "broken-range":
-        kinds = [c["kind"] for c in plan.line]
-        broken = set(ids[kinds.index("break"):kinds.index("fix")])
+        broken = set(ids[position(plan.line, kind="break"):
+                         position(plan.line, kind="fix")])
     if args.log:
         return grade_log(tree, args, planted, broken)
     out = subprocess.run(["git", "-C", tree, "rev-parse", "-q", "--verify",
@@ -748,13 +756,14 @@ def cmd_key(tree, args, version):
     print(f"  answer:  {short(tree, ids[plan.bug_at])}")
     print(f"  good:    {short(tree, ids[plan.good])} (end of stage {b.stage})")
     print(f"  symptom: {b.symptom}")
+    def at(kind):
+        return short(tree, ids[position(plan.line, kind=kind)])
+
     if plan.trap == "btrfs":
-        kinds = [c["kind"] for c in plan.line]
-        print(f"  trap:    btrfs, merged at {short(tree, ids[kinds.index('merge')])}")
+        print(f"  trap:    btrfs, merged at {at('merge')}")
     elif plan.trap == "broken-range":
-        kinds = [c["kind"] for c in plan.line]
-        print(f"  trap:    broken-range, {short(tree, ids[kinds.index('break')])}"
-              f" up to {short(tree, ids[kinds.index('fix')])} (exclusive)")
+        print(f"  trap:    broken-range, {at('break')} up to {at('fix')} "
+              f"(exclusive)")
     return 0
 
 
@@ -770,10 +779,9 @@ def cmd_verify(tree):
         for stage in range(first, 6):
             edit.apply(b.show(f"stage-{stage}", edit.path), what)
             n += 1
-    edit = FIX[1].apply(BREAK[1].apply(b.show("baseline", RAMFS), "break"),
-                        "fix")
-    if edit != b.show("baseline", RAMFS).replace("ramfs_show_options",
-                                                   "ramfs_show_opts"):
+    ramfs = b.show("baseline", RAMFS)
+    fixed = FIX[1].apply(BREAK[1].apply(ramfs, "break"), "fix")
+    if fixed != ramfs.replace("ramfs_show_options", "ramfs_show_opts"):
         sys.exit("error: the broken-range fix does not undo the break")
     print(f"bisect-exercise: {n} edits fit their stages; the trap's fix "
           f"undoes its break")
