@@ -57,6 +57,15 @@ bisect_run() {
 	grep -E "bisect-test: |first bad|only 'skip'ped" "$SCRATCH/$name.run"
 }
 
+# found_and_graded NAME SEED: the bisection NAME found the planted commit of
+# exercise SEED, and the checker grades its log right (NAME.grade).
+found_and_graded() {
+	expect_eq "$(answer "$2")" "$(cat "$SCRATCH/$1.first")" "the first bad commit found" &&
+	"$KIT/bisect-exercise" check "$2" --log "$SCRATCH/$1.log" >"$SCRATCH/$1.grade" &&
+	cat "$SCRATCH/$1.grade" &&
+	expect_grep "^Answer right" "$SCRATCH/$1.grade"
+}
+
 test_expect_success "every edit of the catalogue fits every stage it can meet" '
 	"$KIT/bisect-exercise" verify >"$SCRATCH/verify.out" &&
 	expect_grep "[0-9]+ edits fit their stages" "$SCRATCH/verify.out"
@@ -105,12 +114,9 @@ test_expect_success "a crash bug behind a merged kernel-less history: exercise m
 # it out, which would delete the whole kernel tree and cost a full rebuild.
 test_expect_success "git bisect run finds it, calling the kernel-less commits good" '
 	bisect_run btrfs --no-checkout "$KIT/bisect-test" lost &&
-	expect_eq "$(answer $seed_btrfs)" "$(cat "$SCRATCH/btrfs.first")" "the first bad commit found" &&
+	found_and_graded btrfs $seed_btrfs &&
 	expect_grep "no kernel in this tree, so no kernel regression either: good" "$SCRATCH/btrfs.run" &&
 	expect_grep "BUG: (scheduling while atomic|sleeping function)" "$SCRATCH/btrfs.run" &&
-	"$KIT/bisect-exercise" check $seed_btrfs --log "$SCRATCH/btrfs.log" >"$SCRATCH/btrfs.grade" &&
-	cat "$SCRATCH/btrfs.grade" &&
-	expect_grep "^Answer right" "$SCRATCH/btrfs.grade" &&
 	expect_grep " 0 wrong" "$SCRATCH/btrfs.grade"
 '
 
@@ -121,12 +127,9 @@ test_expect_success "a silent performance bug behind a range that does not build
 
 test_expect_success "git bisect run finds it, skipping what does not build" '
 	bisect_run broken "$KIT/bisect-test" perf &&
-	expect_eq "$(answer $seed_broken)" "$(cat "$SCRATCH/broken.first")" "the first bad commit found" &&
+	found_and_graded broken $seed_broken &&
 	expect_grep "does not build, cannot judge \\(125\\)" "$SCRATCH/broken.run" &&
 	expect_grep "kit [0-9]+ vs 6.1 [0-9]+ ops/s: [0-9]+% < 75%: bad" "$SCRATCH/broken.run" &&
-	"$KIT/bisect-exercise" check $seed_broken --log "$SCRATCH/broken.log" >"$SCRATCH/broken.grade" &&
-	cat "$SCRATCH/broken.grade" &&
-	expect_grep "^Answer right" "$SCRATCH/broken.grade" &&
 	expect_grep "skip .* right: it does not build" "$SCRATCH/broken.grade"
 '
 
