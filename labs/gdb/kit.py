@@ -70,6 +70,16 @@ def _waiters(lock):
         node = node["next"]
 
 
+def _waiter_str(waiter):
+    # A waiter is linked in before its task is recorded, both under
+    # wait_lock, which gdb does not take: the field may not be set yet.
+    try:
+        task = waiter["task"]
+        return "{} state {}".format(_task_str(task), int(task["__state"]))
+    except gdb.MemoryError:
+        return "(being queued: its task is not recorded yet)"
+
+
 class KitMutex(gdb.Command):
     """Show a kit mutex: its count, owner and waiters.
 
@@ -98,8 +108,7 @@ stage 2 on."""
         waiters = list(_waiters(lock))
         gdb.write("waiters: {}\n".format(len(waiters)))
         for w in waiters:
-            task = w["task"]
-            gdb.write("  {} state {}\n".format(_task_str(task), int(task["__state"])))
+            gdb.write("  {}\n".format(_waiter_str(w)))
 
 
 class KitOwnerRunning(gdb.Command):
