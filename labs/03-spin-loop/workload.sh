@@ -1,1 +1,1 @@
-../workloads/hold-and-contend.sh
+../workloads/spinner-and-waiter.sh
