@@ -1,8 +1,17 @@
-# Lab 4, checked: when the owner sleeps with the lock held, the scheduler's
-# helper sees that it is not rq->curr and returns 0; the contender then
-# sleeps on the wait list.  Round 2's holder sleeps: skip round 1's.
+# Lab 4, checked: while the owner runs (round 1), the contender spins in
+# the scheduler's helper; when the owner sleeps with the lock held (round
+# 2), the helper sees that it is not rq->curr and returns 0, and the
+# contender sleeps on the wait list.
 hbreak kit_ctl_hold
 kit-run-for 20
+delete
+hbreak kit_mutex_spin_on_owner
+kit-run-for 5
+delete
+echo == the contender spins on the running owner\n
+kit-spinners
+kit-owner-running kit_ctl_locks[0].kit
+hbreak kit_ctl_hold
 kit-run-for 20
 delete
 hbreak kit_mutex_spin_on_owner
