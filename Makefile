@@ -22,7 +22,7 @@ debug_flag = $(if $(DEBUG),--debug)
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport lab lab-check bench bench-stages bisect-exercise bisect-check \
+	print-gdbport lab lab-check lab-walk bench bench-stages bisect-exercise bisect-check \
 	bisect-key bisect-list handouts test checkpatch shellcheck clean distclean
 
 help: ## list the targets and variables
@@ -81,6 +81,9 @@ lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, 
 
 lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage)
 	@scripts/lab $(LAB) --check $(if $(filter command line,$(origin STAGE)),--stage $(STAGE))
+
+lab-walk: tree initramfs ## type lab LAB=N's README gdb commands in batch mode, to check a README (LINES=A-B,C-D: only those)
+	@scripts/lab $(LAB) --walk $(LINES)
 
 bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mutex, plots (QUICK=1: a few minutes)
 	@scripts/bench $(if $(QUICK),--quick) $(BENCH_ARGS)

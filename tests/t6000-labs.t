@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # Each lab's scripted gdb path passes on its own stage, and fails on the
-# stage named in its wrong-stage file: the checks can fail.
+# stage named in its wrong-stage file: the checks can fail.  Lab 3's
+# README, typed as a learner would (step 1, then race 2 from a fresh
+# boot), runs and shows what it promises.
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 12
+plan 14
 need_tree
 
 for dir in "$KIT_ROOT"/labs/0[0-5]-*/; do
@@ -17,5 +19,19 @@ for dir in "$KIT_ROOT"/labs/0[0-5]-*/; do
 		! "$KIT/lab" '"$lab"' --check --stage '"$wrong"'
 	'
 done
+
+readme=$(echo "$KIT_ROOT"/labs/03-*/README.md)
+line_of() { grep -n "$1" "$readme" | head -n 1 | cut -d: -f1; }
+race2=$(line_of '^1\. Let the holder')-$(($(line_of '^2\. Step the loop') - 1)),$(line_of '^## Race 2')-$(line_of '^## Questions')
+test_expect_success "lab 3's README, step 1 then race 2, typed in order: no gdb error, and the queue it promises" '
+	"$KIT/lab" 3 --walk '"$race2"' >"$SCRATCH/walk.out" &&
+	grep -A5 "README:[0-9]*: (gdb) kit-mutex" "$SCRATCH/walk.out" >"$SCRATCH/walk.mutex" &&
+	grep -q "^waiters: 2$" "$SCRATCH/walk.mutex" &&
+	grep -q "^  (being queued: its task is not recorded yet)$" "$SCRATCH/walk.mutex"
+'
+test_expect_success "the same walk on stage-2 stops at the first command the stage lacks" '
+	! "$KIT/lab" 3 --walk '"$race2"' --stage 2 >"$SCRATCH/walk2.out" &&
+	grep -q "Function \"kit_mutex_spin_on_owner_naive\" not defined" "$SCRATCH/walk2.out"
+'
 
 test_done
