@@ -1,6 +1,9 @@
 # Lab 2, checked: a watchpoint on owner shows both ends of the window in
 # which the lock is held and owner is NULL; then race 1 is driven: vCPU 1
 # is frozen inside the window while vCPU 2 alone runs into the lock.
+# The helpers must exist (an error ends the script at once, not after
+# the watchpoint below has waited in vain).
+info line kit_mutex_set_owner
 # at boot, __kit_mutex_init() writes owner too: start once the guest runs
 hbreak kit_ctl_write
 kit-run-for 20
