@@ -3,12 +3,16 @@
 # Every commit from baseline to the newest stage builds, boots and passes
 # the kernel's locktorture on the kit mutex; spinning happens at stages
 # 3-5 only, never on one vCPU nor with NO_OWNER_SPIN; the owner the lock
-# records is the task that holds it, from stage 2 on.
+# records is the task that holds it, from stage 2 on.  The debug build of
+# every stage, with lockdep proving each lock taken, runs torture with no
+# warning and leaves debug_locks on.
+# time limit: 3000 s
 . "$(dirname "$0")/lib/tap.sh"
 
 need_tree
-mapfile -t commits < <(git -C "$KIT_TREE" rev-list --reverse baseline..spinkit)
-plan $(( 1 + ${#commits[@]} * 2 + 3 + 3 + 3 ))
+tree=$KIT_OWN_TREE
+mapfile -t commits < <(git -C "$tree" rev-list --reverse "baseline..stage-$KIT_LAST_STAGE")
+plan $(( 1 + ${#commits[@]} * 2 + 3 + 3 + 1 + KIT_LAST_STAGE + 1 ))
 
 TORTURE_SECS=${TORTURE_SECS:-10}
 
@@ -30,8 +34,8 @@ value() { sed -n "s/^$2=\([0-9]*\).*/\1/p" "$1" | tail -1; }
 # field LOG PREFIX NAME: NAME=value from the guest's "PREFIX: ..." line.
 field() { sed -n "s/^$2: .*\b$3=\([0-9-]*\).*/\1/p" "$1" | tail -1; }
 
-stage_of() { git -C "$KIT_TREE" describe --tags --exact-match --match 'stage-*' "$1" 2>/dev/null | sed 's/stage-//'; }
-has_kit() { git -C "$KIT_TREE" cat-file -e "$1:kernel/locking/kit_mutex.c" 2>/dev/null; }
+stage_of() { git -C "$tree" describe --tags --exact-match --match 'stage-*' "$1" 2>/dev/null | sed 's/stage-//'; }
+has_kit() { git -C "$tree" cat-file -e "$1:kernel/locking/kit_mutex.c" 2>/dev/null; }
 
 test_expect_success "baseline builds and boots (no kit mutex yet)" '
 	"$KIT/build" --commit baseline >"$SCRATCH/build-baseline.log" 2>&1 &&
@@ -40,8 +44,8 @@ test_expect_success "baseline builds and boots (no kit mutex yet)" '
 '
 
 for c in "${commits[@]}"; do
-	short=$(git -C "$KIT_TREE" rev-parse --short=12 "$c")
-	subject=$(git -C "$KIT_TREE" log -1 --format=%s "$c")
+	short=$(git -C "$tree" rev-parse --short=12 "$c")
+	subject=$(git -C "$tree" log -1 --format=%s "$c")
 	s=$(stage_of "$c")
 	name="${s:+stage-$s }$short"
 	test_expect_success "$name builds: $subject" '
@@ -62,7 +66,7 @@ for c in "${commits[@]}"; do
 done
 
 # The per-stage logs, for the spinning and owner checks.
-log_of() { echo "$SCRATCH/$(git -C "$KIT_TREE" rev-parse --short=12 "stage-$1").log"; }
+log_of() { echo "$SCRATCH/$(git -C "$tree" rev-parse --short=12 "stage-$1").log"; }
 
 test_expect_success "under contention on 4 vCPUs nothing spins at stages 0-2" '
 	for s in 0 1 2; do
@@ -117,16 +121,21 @@ test_expect_success "stage-5 with NO_OWNER_SPIN: torture passes and nothing spin
 	[ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 after OWNER_SPIN, got ${on:-none}"; exit 1; }
 '
 
-for s in 0 5; do
-	test_expect_success "stage-$s with CONFIG_DEBUG_KIT_MUTEX: torture passes, no lock warnings" '
+# The debug build: CONFIG_DEBUG_KIT_MUTEX and lockdep (config/debug.config).
+# A lockdep report says WARNING: or BUG:, and turns debug_locks off.
+for s in $(seq 0 "$KIT_LAST_STAGE"); do
+	test_expect_success "stage-$s debug build with lockdep: torture passes, no lock warning, debug_locks still on" '
 		built '"$s"' --debug &&
-		guest "debug-'"$s"'" --stage '"$s"' --debug --timeout 240 --cmd "
+		guest "debug-'"$s"'" --stage '"$s"' --debug --timeout 300 --cmd "
 			kit-torture '"$TORTURE_SECS"' 4 || exit 1
 			test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 2
-			echo SPIN=\$(kit-stat spin)" &&
-		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$SCRATCH/debug-'"$s"'.log" &&
-		expect_eq 0 "$(value "$SCRATCH/debug-'"$s"'.log" SPIN)" "spin acquisitions (the debug variant never spins)" &&
-		! grep -E "DEBUG_LOCKS_WARN_ON|WARNING:|BUG:" "$SCRATCH/debug-'"$s"'.log"
+			echo SPIN=\$(kit-stat spin)
+			echo DEBUG_LOCKS=\$(sed -n \"s/^ *debug_locks: *//p\" /proc/lockdep_stats)" &&
+		log="$SCRATCH/debug-'"$s"'.log" &&
+		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$log" &&
+		expect_eq 0 "$(value "$log" SPIN)" "spin acquisitions (the debug variant never spins)" &&
+		expect_eq 1 "$(value "$log" DEBUG_LOCKS)" "debug_locks after the run" &&
+		! grep -E "DEBUG_LOCKS_WARN_ON|WARNING:|BUG:" "$log"
 	'
 done
 
