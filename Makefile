@@ -3,7 +3,8 @@
 # everything; the scripts in scripts/ do the work.
 
 KIT_WORK ?= $(abspath $(CURDIR)/..)/spinkit-work
-STAGE    ?= 5
+STAGE    ?=
+HEAD     ?=
 SMP      ?= 4
 MEM      ?= 256M
 DEBUG    ?=
@@ -19,6 +20,9 @@ LOG      ?=
 export KIT_WORK SMP MEM
 
 debug_flag = $(if $(DEBUG),--debug)
+# What to build and boot: your tree as it is (HEAD=1), or a kit stage
+# (STAGE=N, the newest when empty).
+which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
@@ -32,12 +36,13 @@ help: ## list the targets and variables
 	@awk -F':.*## ' '/^[a-z_-]+:.*## / { printf "  %-14s - %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 	@echo
 	@echo "Variables (current value):"
-	@echo "  STAGE=$(STAGE)       stage to build or boot, 0-5"
+	@echo "  STAGE=$(STAGE)        stage to build or boot (default: the newest in stages/)"
+	@echo "  HEAD=$(HEAD)         HEAD=1: build and boot your tree ($(KIT_WORK)/linux) as it is, edits included"
 	@echo "  SMP=$(SMP)         guest vCPUs (spinning needs more than one)"
 	@echo "  MEM=$(MEM)      guest memory"
 	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the CONFIG_DEBUG_KIT_MUTEX build"
 	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
-	@echo "  LAB=$(LAB)         lab to start or check, 0-5 (labs/README.md)"
+	@echo "  LAB=$(LAB)         lab to start or check (labs/README.md)"
 	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats)"
 	@echo "  BENCH_ARGS=$(BENCH_ARGS)    more options for scripts/bench(-stages), e.g. --tasks \"2 8\""
 	@echo "  SEED=$(SEED)         bisection exercise number (each student their own)"
@@ -52,35 +57,35 @@ deps: ## install the Debian packages the kit needs (as root)
 tree: deps ## extract the kernel tree into KIT_WORK and apply stages/ as tagged commits
 	@scripts/tree
 
-kernel: tree ## build the kernel of STAGE (default: the newest)
-	@scripts/build --stage $(STAGE) $(debug_flag)
+kernel: tree ## build the kernel of STAGE (default: the newest), or of your tree with HEAD=1
+	@scripts/build $(which) $(debug_flag)
 
-kernels: tree ## build every stage, 0 to 5
-	@for s in 0 1 2 3 4 5; do scripts/build --stage $$s $(debug_flag) || exit 1; done
+kernels: tree ## build every stage
+	@scripts/build --all $(debug_flag)
 
 initramfs: deps ## build the guest's busybox initramfs
 	@scripts/initramfs >/dev/null && echo "initramfs: $(KIT_WORK)/initramfs.cpio.gz"
 
-run: kernel initramfs ## the main job: build the newest stage, boot it with the gdbstub listening
-	@scripts/boot --stage $(STAGE) --gdb $(debug_flag)
+run: kernel initramfs ## the main job: build the newest stage (or HEAD=1: your tree), boot it with the gdbstub listening
+	@scripts/boot $(which) --gdb $(debug_flag)
 
-qemu: ## boot STAGE without the gdbstub (must be built)
-	@scripts/boot --stage $(STAGE) $(debug_flag)
+qemu: kernel initramfs ## boot STAGE (or HEAD=1) without the gdbstub
+	@scripts/boot $(which) $(debug_flag)
 
-qemu-gdb: ## boot STAGE halted, gdbstub waiting; attach with 'make gdb'
-	@scripts/boot --stage $(STAGE) --wait-gdb $(debug_flag)
+qemu-gdb: kernel initramfs ## boot STAGE (or HEAD=1) halted, gdbstub waiting; attach with 'make gdb'
+	@scripts/boot $(which) --wait-gdb $(debug_flag)
 
 gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
 	@scripts/gdb $(if $(GDBPORT),--port $(GDBPORT))
 
 print-gdbport: ## print the gdbstub port of the last guest booted with one
-	@cat $(KIT_WORK)/run/gdbport 2>/dev/null || echo "no guest booted with a gdbstub yet"
+	@sed -n 's/^port=//p' $(KIT_WORK)/run/guests/last 2>/dev/null || echo "no guest booted with a gdbstub yet"
 
 lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, gdb with the kit helpers
 	@scripts/lab $(LAB)
 
 lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage)
-	@scripts/lab $(LAB) --check $(if $(filter command line,$(origin STAGE)),--stage $(STAGE))
+	@scripts/lab $(LAB) --check $(if $(STAGE),--stage $(STAGE))
 
 lab-walk: tree initramfs ## type lab LAB=N's README gdb commands in batch mode, to check a README (LINES=A-B,C-D: only those)
 	@scripts/lab $(LAB) --walk $(LINES)
@@ -88,7 +93,7 @@ lab-walk: tree initramfs ## type lab LAB=N's README gdb commands in batch mode, 
 bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mutex, plots (QUICK=1: a few minutes)
 	@scripts/bench $(if $(QUICK),--quick) $(BENCH_ARGS)
 
-bench-stages: tree initramfs ## one benchmark point across stages 0-5: ops/s and CPU burned
+bench-stages: tree initramfs ## one benchmark point across every stage: ops/s and CPU burned
 	@scripts/bench-stages $(BENCH_ARGS)
 
 bisect-exercise: tree initramfs ## make bisection exercise SEED=n [BUG=name] [TRAP=btrfs|broken-range]
@@ -113,12 +118,11 @@ checkpatch: tree ## run the kernel's checkpatch.pl on every stage commit
 	@scripts/checkpatch
 
 shellcheck: ## run shellcheck on every script
-	@shellcheck $$(ls scripts/* | grep -v "\.tmpl$$\|\.py$$") tests/*.t tests/lib/*.sh .ci/run
+	@shellcheck $$(ls scripts/* | grep -v "\.tmpl$$\|\.py$$") tests/*.t tests/lib/*.sh tests/lib/run-test .ci/run
 	@shellcheck -s sh guest/init guest/bin/*
 
-clean: ## remove builds, run files and built handouts (keeps the kernel tree and ccache)
-	rm -rf $(KIT_WORK)/build $(KIT_WORK)/config-* $(KIT_WORK)/images \
-		$(KIT_WORK)/run $(KIT_WORK)/initramfs.cpio.gz handouts/build
+clean: ## remove builds, kept kernels, run files and built handouts (keeps the trees and ccache)
+	@scripts/clean
 
-distclean: clean ## also remove the kernel tree and ccache
-	rm -rf $(KIT_WORK)/linux $(KIT_WORK)/linux.partial $(KIT_WORK)/ccache
+distclean: ## also remove the kit's own tree and ccache (never your tree, KIT_WORK/linux)
+	@scripts/clean --all

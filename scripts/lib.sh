@@ -8,15 +8,29 @@ KIT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The kernel tree, builds and run files live outside the checkout.
 KIT_WORK=${KIT_WORK:-$(cd "$KIT_ROOT/.." && pwd)/spinkit-work}
 KIT_TARBALL=${KIT_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+# Two kernel trees, one owner each.  KIT_TREE is the learner's: the kit
+# creates it once (make tree) and from then on only reads it, unless the
+# learner asks (HEAD=1 builds it as it is, bisect-exercise adds a branch).
+# KIT_OWN_TREE is the kit's: stage builds, labs and tests check commits
+# out there, so that they never move the learner's HEAD, index, branches
+# or bisection.  It is a clone of its own, not a worktree: worktrees
+# share branches, and a test's exercise-9 would be the learner's.
 KIT_TREE=${KIT_TREE:-$KIT_WORK/linux}
+KIT_OWN_TREE=$KIT_WORK/kit/linux
 KIT_IMAGES=$KIT_WORK/images
 KIT_RUN=$KIT_WORK/run
 KIT_STAGES_DIR=$KIT_ROOT/stages
-KIT_LAST_STAGE=5
+# The newest stage is the highest N of stages/N-*.patch: stages/ is the one
+# source of the stage numbers.
+KIT_LAST_STAGE=$(find "$KIT_STAGES_DIR" -maxdepth 1 -name '[0-9]*-*.patch' -printf '%f\n' |
+	sed 's/-.*//' | sort -n | tail -n 1)
 
 # Reproducible commits: fixed names, dates taken from the patches.
 export GIT_COMMITTER_NAME=spinkit GIT_COMMITTER_EMAIL=spinkit@example.invalid
 export LANG=C LC_ALL=C TZ=UTC
+# Reading a tree (git status, git diff) must not write its index: the
+# learner's index is the learner's.
+export GIT_OPTIONAL_LOCKS=0
 KIT_BASELINE_DATE='2009-01-12T12:00:00+0000'
 
 kit_prog=$(basename "$0")
@@ -49,9 +63,10 @@ tested_version() { cat "$KIT_STAGES_DIR/TESTED-ON"; }
 # stage_number ARG: validate a stage name (N or stage-N).
 stage_number() {
 	local s=${1#stage-}
-	case "$s" in
-	[0-9]) [ "$s" -le "$KIT_LAST_STAGE" ] && { echo "$s"; return; } ;;
-	esac
+	if [[ $s =~ ^(0|[1-9][0-9]?)$ ]] && [ "$s" -le "$KIT_LAST_STAGE" ]; then
+		echo "$s"
+		return
+	fi
 	die "no stage '$1'" "stages are 0 to $KIT_LAST_STAGE, e.g. STAGE=3"
 }
 
@@ -65,27 +80,96 @@ need_space() { # need_space DIR MIB WHAT
 			"free some space or set KIT_WORK to another disk"
 }
 
-tree_ready() { [ -d "$KIT_TREE/.git" ] && git -C "$KIT_TREE" rev-parse -q --verify baseline >/dev/null; }
+# tree_ready [TREE]: TREE (default: the learner's) is a kit tree.
+tree_ready() {
+	local t=${1:-$KIT_TREE}
+	[ -d "$t/.git" ] && git -C "$t" rev-parse -q --verify baseline >/dev/null
+}
 
 require_tree() {
 	tree_ready || die "no kernel tree in $KIT_TREE" "run: make tree"
+	tree_ready "$KIT_OWN_TREE" || die "the kit's own tree $KIT_OWN_TREE is not set up" "run: make tree"
 }
 
 # The commit a stage tag names, or die with the fix.
 stage_commit() {
 	require_tree
-	git -C "$KIT_TREE" rev-parse -q --verify "stage-$1^{commit}" ||
-		die "stage-$1 is not in $KIT_TREE" "run: make tree"
+	git -C "$KIT_OWN_TREE" rev-parse -q --verify "stage-$1^{commit}" ||
+		die "stage-$1 is not in $KIT_OWN_TREE" "run: make tree"
 }
 
-# A tree we may move: no local changes, no bisection under way.
-require_clean_tree() {
-	if [ -n "$(git -C "$KIT_TREE" status --porcelain --untracked-files=no)" ]; then
-		die "$KIT_TREE has local changes" \
-			"commit or stash them (git -C $KIT_TREE stash), then run again"
+# kit_own_tree_at REV: check REV out in the kit's own tree, whatever a
+# test or an interrupted run left there (a bisection, an am, edits): the
+# tree is the kit's, and nobody's work is in it.  Hold the build lock.
+kit_own_tree_at() {
+	local t=$KIT_OWN_TREE gitdir
+	gitdir=$(git -C "$t" rev-parse --absolute-git-dir)
+	[ -f "$gitdir/BISECT_LOG" ] && git -C "$t" bisect reset >/dev/null 2>&1
+	[ -d "$gitdir/rebase-apply" ] && git -C "$t" am --abort >/dev/null 2>&1
+	if [ "$(git -C "$t" rev-parse -q --verify HEAD)" != "$(git -C "$t" rev-parse "$1^{commit}")" ] ||
+		[ -n "$(git -C "$t" status --porcelain --untracked-files=no)" ]; then
+		git -C "$t" checkout -q -f --detach "$1"
 	fi
-	if [ -f "$KIT_TREE/.git/BISECT_LOG" ]; then
-		die "a git bisect is under way in $KIT_TREE" \
-			"finish it with: git -C $KIT_TREE bisect reset"
-	fi
+}
+
+# build_dir_of TREE VARIANT: a tree's build directory, beside it, so that
+# from every build directory the tree is ../linux: ccache (CCACHE_BASEDIR)
+# then finds the objects of one tree's build for the other's.
+build_dir_of() {
+	local dir
+	dir=$(dirname "$1")/build
+	[ "$(basename "$1")" = linux ] || dir=$dir-$(basename "$1")
+	[ "$2" = debug ] && dir=$dir-debug
+	echo "$dir"
+}
+
+# learner_note STAGE: a stage build or boot says so when the learner's
+# tree holds edits at that stage, which it does not include.
+learner_note() {
+	local n
+	tree_ready || return 0
+	n=$(git -C "$KIT_TREE" diff --name-only HEAD 2>/dev/null | wc -l)
+	[ "$n" -gt 0 ] || return 0
+	[ "$(git -C "$KIT_TREE" rev-parse HEAD)" = "$(stage_commit "$1")" ] || return 0
+	say "note: this is the kit's clean stage-$1; your edits to $n file$([ "$n" -gt 1 ] && echo s) in $KIT_TREE are not in it (HEAD=1 builds and boots them, e.g. make run HEAD=1)"
+}
+
+# listening PORT: something listens on the local TCP port.  Read from
+# /proc/net/tcp, never probed by connecting: QEMU halts a guest when a
+# client connects to its gdbstub, and a probe would freeze someone's guest.
+listening() {
+	awk -v p=":$(printf '%04X' "$1")" '$2 ~ p "$" && $4 == "0A" { f = 1 } END { exit !f }' \
+		/proc/net/tcp /proc/net/tcp6 2>/dev/null
+}
+
+# guest_record [--port N | FILE]: the record file of a guest with a
+# gdbstub (scripts/boot writes them), the last one started by default.
+# Dies with the fix when there is none or its QEMU has gone.
+guest_record() {
+	local rec
+	case "${1:-}" in
+	--port) rec=$KIT_RUN/guests/$2 ;;
+	"") rec=$KIT_RUN/guests/last ;;
+	*) rec=$1 ;;
+	esac
+	[ -f "$rec" ] || die "no guest with a gdbstub is running${2:+ on port $2}" \
+		"start one with: make qemu-gdb (or make run), then make gdb"
+	kill -0 "$(record_field "$rec" pid)" 2>/dev/null ||
+		die "the guest of $rec has ended" "start one with: make qemu-gdb (or make run)"
+	echo "$rec"
+}
+
+# record_field FILE NAME: one field of a guest record.
+record_field() { sed -n "s/^$2=//p" "$1"; }
+
+# head_label TREE: what a build of TREE as it is now holds, in words, e.g.
+# "1a2b3c4d5e6f (stage-5) + 2 files changed".
+head_label() {
+	local label tag n
+	label=$(git -C "$1" rev-parse --short=12 HEAD)
+	tag=$(git -C "$1" describe --tags --exact-match --match 'stage-*' HEAD 2>/dev/null || true)
+	[ -n "$tag" ] && label="$label ($tag)"
+	n=$(git -C "$1" diff --name-only HEAD | wc -l)
+	[ "$n" -gt 0 ] && label="$label + $n file$([ "$n" -gt 1 ] && echo s) changed"
+	echo "$label"
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # The newest stage boots in QEMU: banner, vCPUs, exit status, timeout.
+# time limit: 900 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 5
+plan 6
 need_tree
 
 test_expect_success "the newest stage builds (or is already built)" '
@@ -12,7 +13,11 @@ test_expect_success "the newest stage builds (or is already built)" '
 
 test_expect_success "it boots and the banner names the release and the stage" '
 	guest banner --stage 5 --cmd "true" &&
-	expect_grep "^spinkit: Linux 6\.1\.[0-9]+.*, stage stage-5, 4 CPUs" "$SCRATCH/banner.log"
+	expect_grep "^spinkit: Linux 6\.1\.[0-9]+.*, stage-5 \([0-9a-f]{12}\), 4 CPUs" "$SCRATCH/banner.log"
+'
+
+test_expect_success "no keyboard or mouse probe prints over the guest's prompt: the console is the serial port" '
+	! grep -E "i8042|serio|ImExPS|PS/2" "$SCRATCH/banner.log"
 '
 
 test_expect_success "the guest sees as many CPUs as asked for" '

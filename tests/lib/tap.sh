@@ -21,13 +21,17 @@ tap_failed=0
 
 plan() { echo "1..$1"; }
 
-# test_expect_success "SENTENCE" 'BODY': run BODY in a subshell.
+# test_expect_success "SENTENCE" 'BODY': run BODY in a subshell.  Lines
+# the body prints that start with "# " (measured figures) are shown even
+# when it passes.
 test_expect_success() {
 	local name=$1 body=$2 out
 	tap_count=$((tap_count + 1))
 	out=$SCRATCH/test-$tap_count.out
 	if (eval "$body") >"$out" 2>&1; then
 		echo "ok $tap_count - $name"
+		# a passing test's "# " lines are its figures: shown, as TAP comments
+		grep '^# ' "$out"
 	else
 		tap_failed=$((tap_failed + 1))
 		echo "not ok $tap_count - $name"
@@ -36,7 +40,7 @@ test_expect_success() {
 	fi
 }
 
-# skip_test "SENTENCE" REASON
+# skip_test "SENTENCE" REASON: a test that cannot run here, and why.
 skip_test() {
 	tap_count=$((tap_count + 1))
 	echo "ok $tap_count - $1 # SKIP $2"
@@ -75,6 +79,22 @@ built() {
 		return 1
 	}
 }
+
+# learner_state: a fingerprint of everything in the learner's tree that
+# is the learner's: HEAD, branches, the index, uncommitted edits and a
+# bisection under way.  Tags are left out: the stage tags are the kit's.
+learner_state() {
+	local git_dir
+	git_dir=$(git -C "$KIT_TREE" rev-parse --absolute-git-dir)
+	git -C "$KIT_TREE" rev-parse HEAD
+	git -C "$KIT_TREE" symbolic-ref -q HEAD || echo "detached HEAD"
+	git -C "$KIT_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/bisect
+	echo "edits $(git -C "$KIT_TREE" diff HEAD | sha1sum)"
+	echo "index $(git -C "$KIT_TREE" diff --cached | sha1sum)"
+	echo "bisect $(cat "$git_dir/BISECT_LOG" "$git_dir/BISECT_START" 2>/dev/null | sha1sum)"
+}
+# Where t0050 leaves the fingerprint for t9990, outside any scratch dir.
+LEARNER_STATE_FILE=$KIT_WORK/test-learner-state
 
 # The tests that need a kernel tree get one, built the way `make tree` does.
 need_tree() {
