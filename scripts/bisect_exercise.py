@@ -31,6 +31,7 @@ KIT = os.path.dirname(SCRIPTS)
 UPSTREAM = "Link: https://git.kernel.org/torvalds/c/0d66bf6d3514"
 EPOCH = 1231761600  # 2009-01-12 12:00 UTC, the kit's baseline date
 LENGTH = 32  # commits on the first-parent line from baseline to the tip
+LAST_STAGE = None  # the newest stage, from the command line (main)
 AUTHORS = [
     ("Ada Lockwood", "ada@spinkit.invalid"),
     ("Bram Spinner", "bram@spinkit.invalid"),
@@ -182,6 +183,18 @@ BUGS = [
         "one name, as later kernels do with CONFIG_MUTEX_SPIN_ON_OWNER.\n",
         "nothing fails, but the kit mutex is much slower than 6.1's mutex",
         "perf"),
+    Bug("sleeper-spin", "silent waste", 4,
+        Edit("kernel/sched/core.c",
+             r"if \(rcu_access_pointer\(rq->curr\) != owner \|\| "
+             r"need_resched\(\)\) \{",
+             "if (need_resched()) {"),
+        "sched: stop asking the runqueue while spinning on a kit mutex",
+        "Reading rq->curr of another CPU on every turn of the spin loop pulls\n"
+        "its cache line over and over.  need_resched() alone keeps a spinner\n"
+        "from hogging its CPU, and the owner's release ends the spin anyway.\n",
+        "nothing fails and throughput holds, but the guest burns CPU while "
+        "a lock's owner sleeps",
+        "cpu"),
     Bug("debug-list-del", "debug build only", 0,
         Edit("kernel/locking/kit_mutex-debug.c",
              r"list_del_init\(&waiter->list\);", "list_del(&waiter->list);"),
@@ -637,13 +650,29 @@ def cmd_make(tree, args, version):
     print(f"bisect-exercise: making {branch(args.seed)} from baseline "
           f"(linux-source-6.1 {version}) ...")
     ids = Builder(tree).build(plan)
-    git("-C", tree, "update-ref", f"refs/heads/{branch(args.seed)}", ids[-1])
+    ref = f"refs/heads/{branch(args.seed)}"
+    old = subprocess.run(["git", "-C", tree, "rev-parse", "-q", "--verify", ref],
+                         capture_output=True, text=True).stdout.strip()
+    # A branch of that name is made again only when it is this exercise
+    # already: otherwise it may hold someone's work.
+    if old and old != ids[-1]:
+        sys.exit(f"error: {branch(args.seed)} exists in {tree} and is not this "
+                 f"exercise (to make it again, delete it first: git -C {tree} "
+                 f"branch -D {branch(args.seed)})")
+    git("-C", tree, "update-ref", ref, ids[-1])
     git("-C", tree, "config", f"exercise.{args.seed}.options",
         f"{args.bug or plan.bug.name} {args.trap or 'none'}")
     good, bad = ids[plan.good], ids[-1]
     b = plan.bug
-    test = ("BISECT_TRIES=%d " % b.tries if b.tries > 1 else "") + \
-        os.path.join(SCRIPTS, "bisect-test ") + ("--debug " if b.debug else "") + b.test
+    # Every line below is typed as printed (tests/t8100 runs them so): an
+    # environment variable goes before git, which runs the test for us.
+    tries = "BISECT_TRIES=%d " % b.tries if b.tries > 1 else ""
+    test = os.path.join(SCRIPTS, "bisect-test") + \
+        (" --debug" if b.debug else "") + " " + b.test
+    # The Btrfs trap's kernel-less commits would delete the whole tree if
+    # checked out, and the next build would start from nothing.
+    start = "--no-checkout " if plan.trap == "btrfs" else ""
+    make = f"make -C {KIT} {args.make_vars + ' ' if args.make_vars else ''}"
     n = len(git("-C", tree, "rev-list", f"{good}..{bad}").split())
     print(f"""
 Exercise {args.seed}: branch {branch(args.seed)}, {len(ids)} commits on its main line.
@@ -654,12 +683,12 @@ Exercise {args.seed}: branch {branch(args.seed)}, {len(ids)} commits on its main
 
 Begin:
   cd {tree}
-  git bisect start {bad[:12]} {good[:12]}
-  git bisect run {test}
+  git bisect start {start}{bad[:12]} {good[:12]}
+  {tries}git bisect run {test}
 Then check your answer, or grade the whole search:
-  make -C {KIT} bisect-check SEED={args.seed} COMMIT=<the first bad commit>
+  {make}bisect-check SEED={args.seed} COMMIT=<the first bad commit>
   git bisect log >bisect.log
-  make -C {KIT} bisect-check SEED={args.seed} LOG=$PWD/bisect.log
+  {make}bisect-check SEED={args.seed} LOG=$PWD/bisect.log
 Finish with: git bisect reset
 """)
 
@@ -776,7 +805,7 @@ def cmd_verify(tree):
     checks += [(bug.stage, bug.edit, bug.name) for bug in BUGS]
     n = 0
     for first, edit, what in checks:
-        for stage in range(first, 6):
+        for stage in range(first, LAST_STAGE + 1):
             edit.apply(b.show(f"stage-{stage}", edit.path), what)
             n += 1
     ramfs = b.show("baseline", RAMFS)
@@ -798,6 +827,10 @@ def main():
     p = argparse.ArgumentParser(prog="bisect-exercise")
     p.add_argument("--tree", required=True)
     p.add_argument("--version", default="unknown")
+    p.add_argument("--last-stage", type=int, required=True,
+                   help="the newest stage (scripts/lib.sh derives it from stages/)")
+    p.add_argument("--make-vars", default="",
+                   help="variables the printed make commands need, e.g. KIT_TREE=DIR")
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("make", "check", "key"):
         s = sub.add_parser(name)
@@ -810,6 +843,8 @@ def main():
     sub.add_parser("list")
     sub.add_parser("verify")
     args = p.parse_args()
+    global LAST_STAGE
+    LAST_STAGE = args.last_stage
     if args.cmd == "list":
         return cmd_list()
     if args.cmd == "verify":
