@@ -2,10 +2,12 @@
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # test-kit-mutex runs in every mode without losing an update, and a small
 # scripts/bench matrix writes its CSV files, a valid PNG and SVG, with the
-# spin counter rising under OWNER_SPIN only.
+# spin counter rising under OWNER_SPIN only.  The guest helpers refuse
+# bad arguments.
+# time limit: 900 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 5
+plan 7
 need_tree
 built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
 
@@ -16,6 +18,28 @@ test_expect_success "a short run of each mode completes with ops/sec > 0 and no 
 		{ echo "Expected 3 lines avg ops/sec > 0:"; grep "avg ops" "$SCRATCH/modes.log"; exit 1; }
 	test "$(grep -c "^lost updates: 0$" "$SCRATCH/modes.log")" -eq 2 ||
 		{ echo "Expected lost updates: 0 for K and M:"; grep "lost" "$SCRATCH/modes.log"; exit 1; }
+'
+
+test_expect_success "test-kit-mutex times the run by the clock: ops/s over the seconds that really passed" '
+	elapsed=$(sed -n "s/^avg ops\/sec: [0-9]* ([0-9]* ops in \([0-9.]*\) s)$/\1/p" "$SCRATCH/modes.log") &&
+	test -n "$elapsed" &&
+	for t in $elapsed; do
+		awk -v t="$t" "BEGIN { exit !(t >= 0.99 && t < 1.5) }" ||
+			{ echo "Expected about 1 s per run, measured $t s"; exit 1; }
+	done
+'
+
+test_expect_success "the guest helpers refuse bad arguments with a usage line and status 2" '
+	guest usage --stage 5 --smp 2 --cmd "
+		kit-contend kit0 2 1; echo CONTEND=\$?
+		kit-hold kit9; echo HOLD=\$?
+		kit-stat nosuch; echo STAT=\$?
+		kit-torture ten; echo TORTURE=\$?" &&
+	for k in CONTEND HOLD STAT TORTURE; do
+		expect_grep "^$k=2$" "$SCRATCH/usage.log" || exit 1
+	done &&
+	expect_grep "^usage: kit-contend \[TASKS\]" "$SCRATCH/usage.log" &&
+	! grep -q "^lost updates" "$SCRATCH/usage.log"
 '
 
 "$KIT/bench" --smp 2 --tasks "1 4" --repeats 1 --seconds 1 --out "$SCRATCH/bench" \
