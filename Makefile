@@ -17,6 +17,9 @@ BUG      ?=
 TRAP     ?=
 COMMIT   ?=
 LOG      ?=
+RESULTS  ?=
+PATCH    ?=
+DEST     ?=
 export KIT_WORK SMP MEM
 
 debug_flag = $(if $(DEBUG),--debug)
@@ -27,7 +30,8 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
 	print-gdbport lab lab-check lab-walk bench bench-stages bisect-exercise bisect-check \
-	bisect-key bisect-list handouts test checkpatch shellcheck clean distclean
+	bisect-key bisect-list assignment grade student-kit handouts test checkpatch shellcheck \
+	clean distclean
 
 help: ## list the targets and variables
 	@echo "spinkit: the 2009 adaptive-spinning mutex, rebuilt on Linux 6.1"
@@ -48,6 +52,8 @@ help: ## list the targets and variables
 	@echo "  SEED=$(SEED)         bisection exercise number (each student their own)"
 	@echo "  BUG=$(BUG) TRAP=$(TRAP)   exercise bug (make bisect-list) and trap (btrfs, broken-range)"
 	@echo "  COMMIT=$(COMMIT) LOG=$(LOG)  the answer, or a 'git bisect log' file, for bisect-check"
+	@echo "  RESULTS=$(RESULTS) PATCH=$(PATCH) grade: where to write results.json and junit.xml; a submission to grade"
+	@echo "  DEST=$(DEST)         student-kit: the directory to write"
 	@echo "  KIT_WORK=$(KIT_WORK)"
 	@echo "                  kernel tree, builds and run files (outside the checkout)"
 
@@ -107,6 +113,15 @@ bisect-key: ## the instructor's answer key for exercise SEED=n
 
 bisect-list: ## the catalogue of bugs the exercises plant
 	@scripts/bisect-exercise list
+
+assignment: tree ## make assignment STAGE=N in your tree: the stages before N, and N as a skeleton to complete
+	@scripts/assignment $(STAGE)
+
+grade: tree initramfs ## grade your tree as assignment STAGE=N (RESULTS=dir: results.json, junit.xml; PATCH=file: grade a submission)
+	@scripts/grade $(STAGE) $(if $(RESULTS),--results $(RESULTS)) $(if $(PATCH),--patch $(PATCH))
+
+student-kit: tree ## write a copy of the kit for the students of assignment STAGE=N (default 1) to DEST=dir, without the answers
+	@scripts/student-kit $(DEST) $(STAGE)
 
 handouts: deps ## build the handouts (HTML and PDF) into handouts/build/
 	@scripts/handouts

@@ -68,16 +68,17 @@ class Edit:
     every later version of the file; it must match exactly once each
     time, which proves that the catalogue still fits the stages."""
 
-    def __init__(self, path, pattern, repl):
+    def __init__(self, path, pattern, repl, home="scripts/bisect_exercise.py"):
         self.path, self.pattern, self.repl = path, pattern, repl
+        self.home = home  # where the edit is written, to fix it there
 
     def apply(self, text, what):
         new, n = re.subn(self.pattern, lambda m: m.expand(self.repl), text,
                          flags=re.S | re.M)
         if n != 1:
             sys.exit(f"error: the edit of '{what}' matched {self.path} "
-                     f"{n} times, not once (the catalogue no longer fits "
-                     f"the stages: fix scripts/bisect_exercise.py)")
+                     f"{n} times, not once (the edits no longer fit "
+                     f"the stages: fix {self.home})")
         return new
 
 

@@ -70,6 +70,17 @@ stage_number() {
 	die "no stage '$1'" "stages are 0 to $KIT_LAST_STAGE, e.g. STAGE=3"
 }
 
+# assignment_number ARG: a stage a student can write: 1 to the newest, or,
+# in a student kit, the one whose skeleton it holds.
+assignment_number() {
+	if [[ ${1:-} =~ ^[1-9][0-9]?$ ]] && { [ "$1" -le "$KIT_LAST_STAGE" ] ||
+		compgen -G "$KIT_ROOT/course/skeletons/$1-*.patch" >/dev/null; }; then
+		echo "$1"
+		return
+	fi
+	die "no assignment '${1:-}'" "assignments are 1 to $KIT_LAST_STAGE, e.g. STAGE=3"
+}
+
 # Space the kit needs before a step, in MiB.
 need_space() { # need_space DIR MIB WHAT
 	local avail

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Course mode: the skeleton of a stage, for students to complete.
+
+The skeleton of stage N is made from the kit's own stages, so that it
+follows them when they change: the files stage N touches, taken at
+stage N-1 or at stage N, with the answer cut out and a TODO(stage N) stub
+put in its place that keeps the kernel building and booting (a spinner
+that never spins, an owner helper that records nothing).  Every cut is a
+regex edit that must match exactly once, as the bisection catalogue's
+are: `course.py verify` proves that they still fit the stages.
+
+The answer is what stage N's patch adds and the skeleton does not have;
+`course.py answer N` prints those lines, and the student kit's test greps
+for them.
+
+Usage: course.py --tree DIR skeleton N   (a patch against stage-(N-1), on stdout)
+       course.py --tree DIR answer N     (the answer's lines)
+       course.py --tree DIR solution N [--bug NAME]
+                 (the kit's answer as a submission: a patch against the
+                 skeleton, with a bug of the bisection catalogue if asked;
+                 for testing the grader)
+       course.py --tree DIR verify
+Run from scripts/assignment and scripts/student-kit.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bisect_exercise import BUGS, Builder, Edit  # noqa: E402
+
+HOME = "scripts/course.py"
+KIT_H = "include/linux/kit_mutex.h"
+KIT_C = "kernel/locking/kit_mutex.c"
+KIT_PRIV_H = "kernel/locking/kit_mutex.h"
+KIT_DEBUG_H = "kernel/locking/kit_mutex-debug.h"
+CORE_C = "kernel/sched/core.c"
+UPSTREAM = "upstream 0d66bf6d3514 (\"mutex: implement adaptive spinning\")"
+
+
+def cut(path, pattern, repl):
+    return Edit(path, pattern, repl, home=HOME)
+
+
+OWNER_STUBS = """
+/*
+ * TODO(stage 2): record who holds the lock, as {up}
+ * does with mutex_set_owner() and mutex_clear_owner(): write lock->owner
+ * (on SMP; a UP kernel has no spinner to tell), and call these wherever
+ * the lock is taken and released.  Until then they record nothing.
+ */
+static inline void kit_mutex_set_owner(struct kit_mutex *lock)
+{{
+}}
+
+static inline void kit_mutex_clear_owner(struct kit_mutex *lock)
+{{
+}}
+""".format(up=UPSTREAM)
+
+# SKELETONS[N] = (base, [edits]): base "prev" is stage N-1's version of
+# each file, "this" stage N's; the edits then cut the answer out.  The
+# files are those stage N's patch touches.
+SKELETONS = {
+    1: ("prev", [
+        cut(KIT_H, r"^(?=#ifdef CONFIG_DEBUG_KIT_MUTEX\n\tstruct thread_info\t\*owner;)",
+            "\t/*\n"
+            "\t * TODO(stage 1): an owner field on SMP too, as upstream 0d66bf6d3514\n"
+            "\t * gave struct mutex: which task holds the lock.  The debug\n"
+            "\t * variant's owner below becomes that field.  Which type, and\n"
+            "\t * why not struct thread_info * on 6.1?\n"
+            "\t */\n"),
+        cut(KIT_H, r"(kit_mutex_owner\(struct kit_mutex \*lock\)\n\{\n)",
+            r"\1\t/* TODO(stage 1): the owner field, where it exists */\n"),
+        cut(KIT_C, r"(\tINIT_LIST_HEAD\(&lock->wait_list\);\n)",
+            r"\1\t/* TODO(stage 1): the new field starts out NULL */\n"),
+    ]),
+    2: ("prev", [
+        cut(KIT_PRIV_H, r"(#define debug_kit_mutex_set_owner\(lock, new_owner\)\tdo \{ \} while \(0\)\n"
+            r"#define debug_kit_mutex_clear_owner\(lock\)\t\tdo \{ \} while \(0\)\n)",
+            r"\1" + OWNER_STUBS.replace("\\", "\\\\")),
+        cut(KIT_DEBUG_H, r"(static inline void debug_kit_mutex_clear_owner\(struct kit_mutex \*lock\)\n"
+            r"\{\n\tlock->owner = NULL;\n\}\n)",
+            r"\1" + OWNER_STUBS.replace("\\", "\\\\")),
+    ]),
+    3: ("prev", [
+        cut(KIT_C, r"^(?=/\*\n \* The lock slow path, common to all the lock variants)",
+            "#if defined(CONFIG_SMP) && !defined(CONFIG_DEBUG_KIT_MUTEX)\n"
+            "/*\n"
+            " * TODO(stage 3): a stand-in for the scheduler's help, which comes at\n"
+            " * stage 4: wait while @owner still holds @lock, and stop when this CPU\n"
+            " * should reschedule.  Return 1 when the owner changed (look again),\n"
+            " * 0 to stop spinning and sleep.  Until it is written it never spins.\n"
+            " */\n"
+            "static int __maybe_unused\n"
+            "kit_mutex_spin_on_owner_naive(struct kit_mutex *lock,\n"
+            "\t\t\t      struct task_struct *owner)\n"
+            "{\n\treturn 0;\n}\n#endif\n\n"),
+        cut(KIT_C, r"(\tpreempt_disable\(\);\n)(\tkit_spin_lock_mutex\(&lock->wait_lock, flags\);\n)",
+            r"\1\t/*\n"
+            "\t * TODO(stage 3): optimistic spinning, as upstream 0d66bf6d3514 added\n"
+            "\t * to __mutex_lock_common(), on SMP without the debug variant:\n"
+            "\t * spin while the owner holds the lock, take it with\n"
+            "\t * cmpxchg(count, 1, 0) when it is free, give up (and queue below)\n"
+            "\t * when spinning cannot pay.  The seed also moves the lockdep\n"
+            "\t * annotation ahead of the loop.  Count an acquisition in the loop\n"
+            "\t * with kit_mutex_stat(): KIT_MUTEX_STAT_SPIN after watching an\n"
+            "\t * owner, KIT_MUTEX_STAT_GRAB when there was none.\n"
+            "\t */\n" r"\2"),
+    ]),
+    4: ("this", [
+        cut(CORE_C, r"(int kit_mutex_spin_on_owner\(struct kit_mutex \*lock, struct task_struct \*owner\)\n)"
+            r"\{\n.*?\nout:\n\trcu_read_unlock\(\);\n\treturn ret;\n\}\n",
+            r"\1{\n"
+            "\t/*\n"
+            "\t * TODO(stage 4): the scheduler's answer, as the seed's\n"
+            "\t * mutex_spin_on_owner() in kernel/sched.c gives it.  Until it\n"
+            "\t * is written, no locker spins on an owner.\n"
+            "\t */\n"
+            "\treturn 0;\n}\n"),
+    ]),
+    5: ("this", [
+        cut(CORE_C, r"(int kit_mutex_spin_on_owner\(struct kit_mutex \*lock, struct task_struct \*owner\)\n"
+            r"\{\n\tunsigned int cpu;\n\tstruct rq \*rq;\n\tint ret = 1;\n\n)"
+            r"\tif \(!sched_feat\(OWNER_SPIN\)\)\n\t\treturn 0;\n\n",
+            r"\1\t/* TODO(stage 5): obey the OWNER_SPIN scheduler feature */\n\n"),
+    ]),
+}
+
+
+def stage_files(b, n):
+    old = "baseline" if n == 0 else f"stage-{n - 1}"
+    return b.g("diff", "--name-only", old, f"stage-{n}").split()
+
+
+def skeleton_files(b, n):
+    """path -> text of stage N's skeleton, for every file stage N touches."""
+    base, edits = SKELETONS[n]
+    rev = f"stage-{n - 1}" if base == "prev" else f"stage-{n}"
+    files = {p: b.show(rev, p) for p in stage_files(b, n)}
+    for i, e in enumerate(edits):
+        files[e.path] = e.apply(files[e.path], f"skeleton {n}, cut {i + 1}")
+    return files
+
+
+def skeleton_patch(b, n):
+    """The skeleton as a patch against stage N-1."""
+    b.g("read-tree", f"stage-{n - 1}")
+    tree = b.write(skeleton_files(b, n))
+    return b.g("diff", f"stage-{n - 1}", tree, "--")
+
+
+def solution_patch(b, n, bug=None):
+    """Stage N, with BUG planted if given, as a patch against N's skeleton."""
+    skel = skeleton_files(b, n)
+    files = {p: b.show(f"stage-{n}", p) for p in skel}
+    if bug:
+        found = [x for x in BUGS if x.name == bug]
+        if not found:
+            sys.exit(f"error: no bug '{bug}' in the catalogue")
+        e = found[0].edit
+        if e.path not in files:
+            files[e.path] = b.show(f"stage-{n}", e.path)
+            skel[e.path] = files[e.path]
+        files[e.path] = e.apply(files[e.path], bug)
+    b.g("read-tree", f"stage-{n - 1}")
+    ours = b.write(skel)
+    b.g("read-tree", f"stage-{n - 1}")
+    theirs = b.write(files)
+    return b.g("diff", ours, theirs, "--")
+
+
+def added(diff):
+    return {line[1:].strip() for line in diff.splitlines()
+            if line.startswith("+") and not line.startswith("+++")}
+
+
+def answer_lines(b, n):
+    """What stage N adds that neither its skeleton nor stage N-1 has: the
+    answer, as lines of code."""
+    theirs = added(b.g("diff", f"stage-{n - 1}", f"stage-{n}", "--"))
+    ours = added(skeleton_patch(b, n))
+    # Every line of the kit's files as stage N-1 leaves them is released.
+    kit_files = b.g("diff", "--name-only", "baseline", f"stage-{n - 1}").split()
+    known = {line.strip() for p in set(kit_files) | set(stage_files(b, n))
+             for line in b.show(f"stage-{n - 1}", p).splitlines()}
+    # Short lines ("}", "return 0;", "#endif") are everyone's.
+    return sorted(line for line in theirs - ours - known if len(line) > 24)
+
+
+def main():
+    p = argparse.ArgumentParser(prog="course")
+    p.add_argument("--tree", required=True)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    for name in ("skeleton", "answer", "solution"):
+        s = sub.add_parser(name)
+        s.add_argument("stage", type=int, choices=sorted(SKELETONS))
+        if name == "solution":
+            s.add_argument("--bug")
+    sub.add_parser("verify")
+    args = p.parse_args()
+    b = Builder(args.tree)
+    try:
+        if args.cmd == "skeleton":
+            sys.stdout.write(skeleton_patch(b, args.stage))
+        elif args.cmd == "solution":
+            sys.stdout.write(solution_patch(b, args.stage, args.bug))
+        elif args.cmd == "answer":
+            print("\n".join(answer_lines(b, args.stage)))
+        else:
+            for n in sorted(SKELETONS):
+                skeleton_files(b, n)
+            print(f"course: the skeletons of stages {min(SKELETONS)}-"
+                  f"{max(SKELETONS)} fit the stages")
+    finally:
+        if os.path.exists(b.index):
+            os.unlink(b.index)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
+# Course mode, and the grader graded.  For each stage: the kit's own
+# answer scores full marks; the untouched skeleton keeps the points of a
+# kernel that works (builds, boots, torture, no lost update, no BUG, and
+# no spinning where none is due) and loses every point of the stage's
+# behaviour; and each bug of the bisection catalogue, at the first stage
+# it fits, loses a named check.  (lost-wakeup, a hang in about half the
+# runs, and debug-list-del, seen by the debug build only, are out of the
+# grader's reach.)  Then the student kit holds no answer line, the
+# assignment's printed commands run as printed, the result files have the
+# keys course tools read, and the CI templates' steps run as written.
+# Nothing here touches your tree: the answers are graded in the kit's
+# tree, submissions in the kit's grading tree, assignments in a scratch
+# learner's tree.
+# time limit: 3000 s
+. "$(dirname "$0")/lib/tap.sh"
+
+need_tree
+plan $((KIT_LAST_STAGE + 4))
+# The CI templates run make in a clone of the kit: it must find this
+# KIT_WORK, its trees and its compiler cache.
+export KIT_WORK
+course() { python3 "$KIT/course.py" --tree "$KIT_OWN_TREE" "$@"; }
+# skeleton_scored RESULTS: the skeleton passed every check of a working
+# kernel ("works") and failed every check of the stage's own ("stage").
+skeleton_scored() {
+	python3 - "$1" <<-"PY"
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	bad = [t["name"] for t in r["tests"]
+	       if (t["score"] == t["max_score"]) != (t["tags"] == ["works"])]
+	assert not bad, "the skeleton scores wrongly on: " + ", ".join(bad)
+	assert any(t["tags"] == ["stage"] for t in r["tests"]), "no check of the stage's own"
+	PY
+}
+# bugs_of N: the catalogue's bugs whose first fitting stage is N.
+bugs_of() {
+	case "$1" in
+	1) echo double-holder ;;
+	3) echo nonatomic-grab preempt-leak spin-off ;;
+	4) echo sleeper-spin ;;
+	esac
+}
+
+for n in $(seq 1 "$KIT_LAST_STAGE"); do
+	test_expect_success "stage $n: the kit's answer scores full marks, the skeleton only a working kernel's, each fitting bug loses a check" '
+		git -C "$KIT_OWN_TREE" checkout -q -f --detach stage-'"$n"' &&
+		"$KIT/grade" '"$n"' --tree "$KIT_OWN_TREE" >"$SCRATCH/answer-'"$n"'.out" 2>&1 ||
+			{ cat "$SCRATCH/answer-'"$n"'.out"; exit 1; }
+		cat "$SCRATCH/answer-'"$n"'.out" &&
+		total=$(sed -n "s/^Score: \\([0-9]*\\)\\/\\([0-9]*\\)$/\\2/p" "$SCRATCH/answer-'"$n"'.out") &&
+		expect_grep "^Score: $total/$total$" "$SCRATCH/answer-'"$n"'.out" &&
+		: >"$SCRATCH/empty.patch" &&
+		! "$KIT/grade" '"$n"' --patch "$SCRATCH/empty.patch" --results "$SCRATCH/skeleton-'"$n"'" \
+			>"$SCRATCH/skeleton-'"$n"'.out" 2>&1 &&
+		cat "$SCRATCH/skeleton-'"$n"'.out" &&
+		skeleton_scored "$SCRATCH/skeleton-'"$n"'/results.json" &&
+		for bug in $(bugs_of '"$n"'); do
+			course solution '"$n"' --bug $bug >"$SCRATCH/$bug.patch" &&
+			! "$KIT/grade" '"$n"' --patch "$SCRATCH/$bug.patch" --fail-fast >"$SCRATCH/$bug.out" 2>&1 &&
+			caught=$(grep -m1 " FAIL: " "$SCRATCH/$bug.out") &&
+			echo "# $bug: $caught" || { echo "$bug was not caught:"; cat "$SCRATCH/$bug.out"; exit 1; }
+		done
+	'
+done
+
+test_expect_success "a student kit for assignment 3 holds no line of the answers to stages 3 on, and no key" '
+	"$KIT/student-kit" "$SCRATCH/students" 3 >"$SCRATCH/students.out" &&
+	for s in $(seq 3 "$KIT_LAST_STAGE"); do course answer $s; done >"$SCRATCH/answers" &&
+	test -s "$SCRATCH/answers" &&
+	python3 - "$SCRATCH/answers" "$SCRATCH/students" <<-"PY" &&
+	import os, sys
+	answers = set(open(sys.argv[1]).read().splitlines())
+	leaks = []
+	for top, _, names in os.walk(sys.argv[2]):
+	    for name in names:
+	        path = os.path.join(top, name)
+	        for line in open(path, errors="replace"):
+	            text = line.strip().lstrip("+-").strip()
+	            if text in answers:
+	                leaks.append(f"{path}: {text}")
+	print("\n".join(leaks))
+	sys.exit(1 if leaks else 0)
+	PY
+	test -z "$(find "$SCRATCH/students" -name INSTRUCTOR.md -o -name "[3-9]-*.patch" -path "*stages*")" &&
+	test ! -e "$SCRATCH/students/scripts/bisect_exercise.py" &&
+	test -f "$SCRATCH/students/course/skeletons/3-skeleton.patch"
+'
+
+# A learner's tree of its own for the assignment, so that yours is untouched.
+learner=$SCRATCH/w/linux
+mkdir -p "$SCRATCH/w"
+git clone -q --no-checkout "$KIT_OWN_TREE" "$learner" && git -C "$learner" checkout -q -b spinkit stage-5
+
+test_expect_success "make assignment in the student kit makes the branch, and its printed switch runs as printed" '
+	(cd "$SCRATCH/students" && KIT_TREE="$learner" make -s assignment STAGE=3) >"$SCRATCH/assign.out" 2>&1 &&
+	cat "$SCRATCH/assign.out" &&
+	switch=$(sed -n "s/^  \\(git -C .* switch assignment-3\\)$/\\1/p" "$SCRATCH/assign.out") &&
+	test -n "$switch" && bash -c "$switch" &&
+	expect_eq "refs/heads/assignment-3" "$(git -C "$learner" symbolic-ref HEAD)" "HEAD after the printed switch" &&
+	expect_eq "$(git -C "$learner" rev-parse stage-2)" "$(git -C "$learner" rev-parse HEAD^)" "the skeleton commit'"'"'s parent" &&
+	git -C "$learner" grep -q "TODO(stage 3)" HEAD &&
+	# the same skeleton, whether made from the stages or taken from the export
+	full=$(KIT_TREE="$learner" "$KIT/assignment" 3 2>&1) &&
+	echo "$full" | grep -q "exists already, with your work on it"
+'
+
+test_expect_success "results.json has Gradescope's keys and JUnit XML its elements, both from the same checks" '
+	"$KIT/grade" 1 --patch "$SCRATCH/empty.patch" --results "$SCRATCH/results" --fail-fast >/dev/null 2>&1
+	python3 - "$SCRATCH/results" <<-"PY"
+	import json, sys, xml.etree.ElementTree as ET
+	d = sys.argv[1]
+	r = json.load(open(d + "/results.json"))
+	top = {"score", "execution_time", "output", "visibility", "stdout_visibility",
+	       "extra_data", "tests", "leaderboard"}
+	test = {"score", "max_score", "name", "number", "output", "tags", "visibility", "extra_data"}
+	assert set(r) <= top, set(r) - top
+	assert r["tests"], "no tests"
+	for t in r["tests"]:
+	    assert set(t) <= test, set(t) - test
+	    assert isinstance(t["score"], float) and isinstance(t["max_score"], float)
+	    assert 0 <= t["score"] <= t["max_score"]
+	assert r["score"] == sum(t["score"] for t in r["tests"])
+	suite = ET.parse(d + "/junit.xml").getroot().find("testsuite")
+	cases = suite.findall("testcase")
+	assert len(cases) == len(r["tests"]) == int(suite.get("tests"))
+	fails = sum(1 for c in cases if c.find("failure") is not None)
+	assert fails == int(suite.get("failures")) == sum(t["score"] < t["max_score"] for t in r["tests"])
+	print("# %d checks, %d failed, score %.0f" % (len(cases), fails, r["score"]))
+	PY
+'
+
+# ci_steps FILE: the commands a CI template runs, one per line.
+ci_steps() {
+	sed -n -e "s/^ *run: //p" -e "s/^ *command: //p" -e "s/^    - //p" "$1"
+}
+test_expect_success "the CI templates' steps, run as written in a clean clone, grade a submission" '
+	git clone -q "$KIT_ROOT" "$SCRATCH/clone" &&
+	course solution 1 >"$SCRATCH/clone/submission.patch" &&
+	for t in github-classroom.yml gitlab-ci.yml; do
+		ci_steps "$SCRATCH/clone/course/$t" >"$SCRATCH/$t.sh" &&
+		test "$(wc -l <"$SCRATCH/$t.sh")" -ge 3 &&
+		(cd "$SCRATCH/clone" && rm -rf results &&
+			env STAGE=1 SUBMISSION=submission.patch bash -e "$SCRATCH/$t.sh") >"$SCRATCH/$t.out" 2>&1 ||
+			{ echo "$t:"; tail -20 "$SCRATCH/$t.out"; exit 1; }
+		expect_grep "^Score: ([0-9]+)/\\1$" "$SCRATCH/$t.out" &&
+		test -s "$SCRATCH/clone/results/results.json" && test -s "$SCRATCH/clone/results/junit.xml" || exit 1
+	done
+'
+
+test_done
