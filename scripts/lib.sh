@@ -145,6 +145,42 @@ learner_note() {
 	say "note: this is the kit's clean stage-$1; your edits to $n file$([ "$n" -gt 1 ] && echo s) in $KIT_TREE are not in it (HEAD=1 builds and boots them, e.g. make run HEAD=1)"
 }
 
+# ccache_env: the compiler cache's settings, for every kit build.  Paths
+# under KIT_WORK are hashed relative to it, so that two trees, and two
+# machines, share objects; KIT_CCACHE_REMOTE (file:DIR, http://HOST/ or
+# redis://HOST, ccache's remote_storage) shares them across a class.
+ccache_env() {
+	export CCACHE_DIR=${CCACHE_DIR:-$KIT_WORK/ccache}
+	export CCACHE_BASEDIR=$KIT_WORK CCACHE_NOHASHDIR=1
+	export CCACHE_MAXSIZE=${KIT_CCACHE_MAX:-2G}
+	if [ -n "${KIT_CCACHE_REMOTE:-}" ]; then
+		export CCACHE_REMOTE_STORAGE=$KIT_CCACHE_REMOTE
+	fi
+}
+
+# evict_images: keep the kept kernels under KIT_IMAGES_MAX MiB (2048): the
+# stage images stay; the others go, least recently used first.  Each
+# image's "used" file is touched when it is built or booted.
+evict_images() {
+	local budget=${KIT_IMAGES_MAX:-2048} total stages dir size
+	[[ $budget =~ ^[0-9]+$ ]] || die "KIT_IMAGES_MAX=$budget is not a number of MiB" "e.g. KIT_IMAGES_MAX=2048"
+	total=$(du -sm "$KIT_IMAGES" 2>/dev/null | cut -f1)
+	[ "${total:-0}" -gt "$budget" ] || return 0
+	stages=$(git -C "$KIT_OWN_TREE" tag -l 'stage-*' --format='%(objectname)' 2>/dev/null)
+	while read -r dir; do
+		[ "$total" -gt "$budget" ] || break
+		size=$(du -sm "$dir" | cut -f1)
+		say "evicting $dir ($(cat "$dir/label" 2>/dev/null || basename "$dir"), $size MiB, last used $(date -r "$dir/used" '+%F %R' 2>/dev/null || echo never)): kept kernels over ${budget} MiB"
+		rm -rf "$dir"
+		total=$((total - size))
+	done < <(for dir in "$KIT_IMAGES"/*/*/; do
+			dir=${dir%/}
+			[ -f "$dir/bzImage" ] || continue
+			grep -qx "$(basename "$dir")" <<<"$stages" && continue
+			echo "$(stat -c %Y "$dir/used" 2>/dev/null || echo 0) $dir"
+		done | sort -n | cut -d' ' -f2-)
+}
+
 # listening PORT: something listens on the local TCP port.  Read from
 # /proc/net/tcp, never probed by connecting: QEMU halts a guest when a
 # client connects to its gdbstub, and a probe would freeze someone's guest.

@@ -5,7 +5,7 @@
 # time limit: 1500 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 5
+plan 8
 need_tree
 
 test_expect_success "make tree run again changes nothing and prints the tarball version" '
@@ -41,6 +41,52 @@ test_expect_success "a stage already built is not built again" '
 test_expect_success "no stage touches <linux/sched.h> or another widely included header" '
 	changed=$(git -C "$KIT_OWN_TREE" diff --name-only baseline stage-$KIT_LAST_STAGE -- include/) &&
 	expect_eq "include/linux/kit_mutex.h" "$changed" "headers changed by the series"
+'
+
+test_expect_success "kept kernels past KIT_IMAGES_MAX go, least recently used first; stage images stay" '
+	w=$SCRATCH/evict && mkdir -p "$w/kit" &&
+	git -C "$w/kit" init -q linux &&
+	for c in one two three; do
+		git -C "$w/kit/linux" -c user.name=t -c user.email=t@t commit -q --allow-empty -m $c || exit 1
+	done &&
+	git -C "$w/kit/linux" tag stage-0 HEAD~2 &&
+	for c in $(git -C "$w/kit/linux" rev-list HEAD); do
+		d=$w/images/default/$c && mkdir -p "$d" &&
+		head -c 2M /dev/zero >"$d/bzImage" && echo "commit $c" >"$d/label" && touch "$d/used" || exit 1
+	done &&
+	old=$w/images/default/$(git -C "$w/kit/linux" rev-parse HEAD~1) &&
+	new=$w/images/default/$(git -C "$w/kit/linux" rev-parse HEAD) &&
+	stage=$w/images/default/$(git -C "$w/kit/linux" rev-parse stage-0) &&
+	touch -d "2 days ago" "$old/used" "$stage/used" &&
+	(KIT_WORK=$w KIT_IMAGES_MAX=5 && . "$KIT/lib.sh" && evict_images) >"$SCRATCH/evict.out" &&
+	cat "$SCRATCH/evict.out" &&
+	test ! -e "$old" && test -d "$new" && test -d "$stage" &&
+	expect_grep "evicting .*$(basename "$old") .*kept kernels over 5 MiB" "$SCRATCH/evict.out"
+'
+
+test_expect_success "a second machine fills its compiler cache from the first one's remote (KIT_CCACHE_REMOTE)" '
+	r=$SCRATCH/remote && mkdir -p "$r/shared" "$r/src" &&
+	echo "int kit_answer(void) { return 42; }" >"$r/src/x.c" &&
+	for m in one two; do
+		(KIT_WORK=$r KIT_CCACHE_REMOTE=file:$r/shared CCACHE_DIR=$r/$m && . "$KIT/lib.sh" &&
+			ccache_env && cd "$r/src" && rm -f x.o && ccache gcc -c x.c -o x.o &&
+			ccache --print-stats | sed -n "s/^remote_storage_hit\t//p" >"$r/$m.hits") || exit 1
+	done &&
+	expect_eq 0 "$(cat "$r/one.hits")" "remote hits on the first machine" &&
+	expect_eq 1 "$(cat "$r/two.hits")" "remote hits on the second machine"
+'
+
+test_expect_success "the first build of another stage, once one is built, takes at most 30 s" '
+	built $KIT_LAST_STAGE &&
+	other=$((KIT_LAST_STAGE - 1)) &&
+	d=$("$KIT/build" --stage $other --print-dir) &&
+	rm -rf "$d" &&
+	"$KIT/build" --stage $KIT_LAST_STAGE >/dev/null 2>&1 &&
+	start=$(date +%s) &&
+	"$KIT/build" --stage $other >"$SCRATCH/switch.log" 2>&1 &&
+	took=$(($(date +%s) - start)) &&
+	echo "# first build of stage-$other after stage-$KIT_LAST_STAGE: $took s" &&
+	[ "$took" -le 30 ] || { echo "Expected at most 30 s, took $took s"; tail -5 "$SCRATCH/switch.log"; false; }
 '
 
 test_done
