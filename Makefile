@@ -90,8 +90,8 @@ print-gdbport: ## print the gdbstub port of the last guest booted with one
 lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, gdb with the kit helpers
 	@scripts/lab $(LAB)
 
-lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage)
-	@scripts/lab $(LAB) --check $(if $(STAGE),--stage $(STAGE))
+lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage; HEAD=1: against your tree)
+	@scripts/lab $(LAB) --check $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
 lab-walk: tree initramfs ## type lab LAB=N's README gdb commands in batch mode, to check a README (LINES=A-B,C-D: only those)
 	@scripts/lab $(LAB) --walk $(LINES)
