@@ -44,7 +44,7 @@ help: ## list the targets and variables
 	@echo "  HEAD=$(HEAD)         HEAD=1: build and boot your tree ($(KIT_WORK)/linux) as it is, edits included"
 	@echo "  SMP=$(SMP)         guest vCPUs (spinning needs more than one)"
 	@echo "  MEM=$(MEM)      guest memory"
-	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the CONFIG_DEBUG_KIT_MUTEX build"
+	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the debug build (CONFIG_DEBUG_KIT_MUTEX and lockdep)"
 	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
 	@echo "  LAB=$(LAB)         lab to start or check (labs/README.md)"
 	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats)"
@@ -54,13 +54,15 @@ help: ## list the targets and variables
 	@echo "  COMMIT=$(COMMIT) LOG=$(LOG)  the answer, or a 'git bisect log' file, for bisect-check"
 	@echo "  RESULTS=$(RESULTS) PATCH=$(PATCH) grade: where to write results.json and junit.xml; a submission to grade"
 	@echo "  DEST=$(DEST)         student-kit: the directory to write"
+	@echo "  KIT_CCACHE_REMOTE=$(KIT_CCACHE_REMOTE) a compiler cache shared by a class (file:DIR, http://...)"
+	@echo "  KIT_IMAGES_MAX=$(KIT_IMAGES_MAX) MiB of kept kernels, past which the oldest non-stage ones go (default 2048)"
 	@echo "  KIT_WORK=$(KIT_WORK)"
 	@echo "                  kernel tree, builds and run files (outside the checkout)"
 
 deps: ## install the Debian packages the kit needs (as root)
 	@scripts/install-deps
 
-tree: deps ## extract the kernel tree into KIT_WORK and apply stages/ as tagged commits
+tree: deps ## set up the kit's kernel tree and yours in KIT_WORK: the tarball, stages/ as tagged commits
 	@scripts/tree
 
 kernel: tree ## build the kernel of STAGE (default: the newest), or of your tree with HEAD=1

@@ -123,6 +123,21 @@ kit_own_tree_at() {
 	fi
 }
 
+# kit_grade_tree: the path of the kit's grading tree, a third tree of the
+# kit's own (KIT_WORK/grade/linux), made on first use as a clone of the
+# kit's tree, with its stage tags: make grade PATCH= builds submissions
+# there, and tests use it where they need a tree to edit.
+kit_grade_tree() {
+	local t=$KIT_WORK/grade/linux
+	if ! tree_ready "$t"; then
+		rm -rf "$t"
+		mkdir -p "$(dirname "$t")"
+		git clone -q --no-checkout "$KIT_OWN_TREE" "$t" >&2
+	fi
+	git -C "$t" fetch -q --force "$KIT_OWN_TREE" 'refs/tags/*:refs/tags/*' >&2
+	echo "$t"
+}
+
 # build_dir_of TREE VARIANT: a tree's build directory, beside it, so that
 # from every build directory the tree is ../linux: ccache (CCACHE_BASEDIR)
 # then finds the objects of one tree's build for the other's.
@@ -153,6 +168,9 @@ ccache_env() {
 	export CCACHE_DIR=${CCACHE_DIR:-$KIT_WORK/ccache}
 	export CCACHE_BASEDIR=$KIT_WORK CCACHE_NOHASHDIR=1
 	export CCACHE_MAXSIZE=${KIT_CCACHE_MAX:-2G}
+	# A hit still hashes every header the file includes, hundreds per
+	# kernel object: remember those hashes between compiles.
+	export CCACHE_INODECACHE=true
 	if [ -n "${KIT_CCACHE_REMOTE:-}" ]; then
 		export CCACHE_REMOTE_STORAGE=$KIT_CCACHE_REMOTE
 	fi

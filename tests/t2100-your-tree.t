@@ -4,8 +4,9 @@
 # README shows it: an edit to kit_mutex.c is built, booted and seen in
 # the guest's console; one file touched rebuilds in well under a minute;
 # and a stage target, the tree still edited, builds and boots the kit's
-# clean stage and says so.  It runs on a learner's tree of its own, a
-# clone in the scratch directory, so that the real one is never touched.
+# clean stage and says so.  It runs on a tree of the kit's own, the
+# grading tree (KIT_WORK/grade/linux), so that yours is never touched; its
+# build directory then serves t9000's grading too.
 # time limit: 1200 s
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -13,11 +14,8 @@ plan 5
 need_tree
 built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
 
-learner=$SCRATCH/w/linux
-mkdir -p "$SCRATCH/w"
-if ! git clone -q --no-checkout "$KIT_OWN_TREE" "$learner" ||
-	! git -C "$learner" checkout -q -b spinkit stage-5; then
-	echo "Bail out! cannot make a learner's tree in $learner"
+if ! learner=$(kit_grade_tree) || ! git -C "$learner" checkout -q -f -B spinkit stage-5; then
+	echo "Bail out! cannot set up the grading tree as a learner's"
 	exit 1
 fi
 # Every make below works on that tree, as `make ... KIT_TREE=` would.
