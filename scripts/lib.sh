@@ -168,9 +168,6 @@ ccache_env() {
 	export CCACHE_DIR=${CCACHE_DIR:-$KIT_WORK/ccache}
 	export CCACHE_BASEDIR=$KIT_WORK CCACHE_NOHASHDIR=1
 	export CCACHE_MAXSIZE=${KIT_CCACHE_MAX:-2G}
-	# A hit still hashes every header the file includes, hundreds per
-	# kernel object: remember those hashes between compiles.
-	export CCACHE_INODECACHE=true
 	if [ -n "${KIT_CCACHE_REMOTE:-}" ]; then
 		export CCACHE_REMOTE_STORAGE=$KIT_CCACHE_REMOTE
 	fi
