@@ -135,7 +135,7 @@ checkpatch: tree ## run the kernel's checkpatch.pl on every stage commit
 	@scripts/checkpatch
 
 shellcheck: ## run shellcheck on every script
-	@shellcheck $$(ls scripts/* | grep -v "\.tmpl$$\|\.py$$") tests/*.t tests/lib/*.sh tests/lib/run-test .ci/run
+	@shellcheck $$(find scripts -maxdepth 1 -type f ! -name "*.tmpl" ! -name "*.py") tests/*.t tests/lib/*.sh tests/lib/run-test .ci/run
 	@shellcheck -s sh guest/init guest/bin/*
 
 clean: ## remove builds, kept kernels, run files and built handouts (keeps the trees and ccache)

@@ -7,7 +7,7 @@ plan 2
 
 test_expect_success "host scripts, tests and CI pass shellcheck" '
 	cd "$KIT_ROOT" &&
-	shellcheck -x $(ls scripts/* | grep -v "\.tmpl$\|\.py$") tests/*.t tests/lib/*.sh tests/lib/run-test .ci/run
+	shellcheck -x $(find scripts -maxdepth 1 -type f ! -name "*.tmpl" ! -name "*.py") tests/*.t tests/lib/*.sh tests/lib/run-test .ci/run
 '
 
 test_expect_success "guest scripts pass shellcheck as POSIX sh (busybox)" '
