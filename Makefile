@@ -40,7 +40,8 @@ help: ## list the targets and variables
 	@awk -F':.*## ' '/^[a-z_-]+:.*## / { printf "  %-14s - %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 	@echo
 	@echo "Variables (current value):"
-	@echo "  STAGE=$(STAGE)        stage to build or boot (default: the newest in stages/)"
+	@echo "  STAGE=$(STAGE)        stage to build or boot (default: the newest in stages/); for assignment,"
+	@echo "                  grade and student-kit, the assignment (student-kit: default 1)"
 	@echo "  HEAD=$(HEAD)         HEAD=1: build and boot your tree ($(KIT_WORK)/linux) as it is, edits included"
 	@echo "  SMP=$(SMP)         guest vCPUs (spinning needs more than one)"
 	@echo "  MEM=$(MEM)      guest memory"
@@ -56,6 +57,7 @@ help: ## list the targets and variables
 	@echo "  DEST=$(DEST)         student-kit: the directory to write"
 	@echo "  KIT_CCACHE_REMOTE=$(KIT_CCACHE_REMOTE) a compiler cache shared by a class (file:DIR, http://...)"
 	@echo "  KIT_IMAGES_MAX=$(KIT_IMAGES_MAX) MiB of kept kernels, past which the oldest non-stage ones go (default 2048)"
+	@echo "  KIT_TREE=$(KIT_TREE)        your kernel tree, if not KIT_WORK/linux"
 	@echo "  KIT_WORK=$(KIT_WORK)"
 	@echo "                  kernel tree, builds and run files (outside the checkout)"
 
@@ -123,7 +125,7 @@ grade: tree initramfs ## grade your tree as assignment STAGE=N (RESULTS=dir: res
 	@scripts/grade $(STAGE) $(if $(RESULTS),--results $(RESULTS)) $(if $(PATCH),--patch $(PATCH))
 
 student-kit: tree ## write a copy of the kit for the students of assignment STAGE=N (default 1) to DEST=dir, without the answers
-	@scripts/student-kit $(DEST) $(STAGE)
+	@scripts/student-kit "$(DEST)" $(STAGE)
 
 handouts: deps ## build the handouts (HTML and PDF) into handouts/build/
 	@scripts/handouts
@@ -141,5 +143,5 @@ shellcheck: ## run shellcheck on every script
 clean: ## remove builds, kept kernels, run files and built handouts (keeps the trees and ccache)
 	@scripts/clean
 
-distclean: ## also remove the kit's own tree and ccache (never your tree, KIT_WORK/linux)
+distclean: ## also remove the kit's own trees and ccache (never your tree, KIT_WORK/linux)
 	@scripts/clean --all

@@ -668,6 +668,7 @@ def cmd_make(tree, args, version):
     # Every line below is typed as printed (tests/t8100 runs them so): an
     # environment variable goes before git, which runs the test for us.
     tries = "BISECT_TRIES=%d " % b.tries if b.tries > 1 else ""
+    tries += args.run_env + " " if args.run_env else ""
     test = os.path.join(SCRIPTS, "bisect-test") + \
         (" --debug" if b.debug else "") + " " + b.test
     # The Btrfs trap's kernel-less commits would delete the whole tree if
@@ -832,6 +833,8 @@ def main():
                    help="the newest stage (scripts/lib.sh derives it from stages/)")
     p.add_argument("--make-vars", default="",
                    help="variables the printed make commands need, e.g. KIT_TREE=DIR")
+    p.add_argument("--run-env", default="",
+                   help="variables the printed git bisect run needs, e.g. KIT_WORK=DIR")
     sub = p.add_subparsers(dest="cmd", required=True)
     for name in ("make", "check", "key"):
         s = sub.add_parser(name)

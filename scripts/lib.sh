@@ -78,7 +78,9 @@ assignment_number() {
 		echo "$1"
 		return
 	fi
-	die "no assignment '${1:-}'" "assignments are 1 to $KIT_LAST_STAGE, e.g. STAGE=3"
+	local top=$KIT_LAST_STAGE
+	compgen -G "$KIT_ROOT/course/skeletons/$((top + 1))-*.patch" >/dev/null && top=$((top + 1))
+	die "no assignment '${1:-}'" "this kit has assignments 1 to $top, e.g. STAGE=$top"
 }
 
 # Space the kit needs before a step, in MiB.
@@ -150,14 +152,17 @@ build_dir_of() {
 }
 
 # learner_note STAGE: a stage build or boot says so when the learner's
-# tree holds edits at that stage, which it does not include.
+# tree holds work of its own (edits, or a commit that is no stage: an
+# assignment), which it does not include.
 learner_note() {
 	local n
 	tree_ready || return 0
 	n=$(git -C "$KIT_TREE" diff --name-only HEAD 2>/dev/null | wc -l)
-	[ "$n" -gt 0 ] || return 0
-	[ "$(git -C "$KIT_TREE" rev-parse HEAD)" = "$(stage_commit "$1")" ] || return 0
-	say "note: this is the kit's clean stage-$1; your edits to $n file$([ "$n" -gt 1 ] && echo s) in $KIT_TREE are not in it (HEAD=1 builds and boots them, e.g. make run HEAD=1)"
+	if [ "$n" -gt 0 ] && [ "$(git -C "$KIT_TREE" rev-parse HEAD)" = "$(stage_commit "$1")" ]; then
+		say "note: this is the kit's clean stage-$1; your edits to $n file$([ "$n" -gt 1 ] && echo s) in $KIT_TREE are not in it (HEAD=1 builds and boots them, e.g. make run HEAD=1)"
+	elif [ "$n" -gt 0 ] || ! git -C "$KIT_TREE" describe --tags --exact-match --match 'stage-*' HEAD >/dev/null 2>&1; then
+		say "note: this is the kit's clean stage-$1, not your tree ($(head_label "$KIT_TREE")): HEAD=1 builds and boots yours, e.g. make run HEAD=1"
+	fi
 }
 
 # ccache_env: the compiler cache's settings, for every kit build.  Paths
@@ -173,15 +178,17 @@ ccache_env() {
 	fi
 }
 
-# evict_images: keep the kept kernels under KIT_IMAGES_MAX MiB (2048): the
-# stage images stay; the others go, least recently used first.  Each
+# evict_images [KEEP]: keep the kept kernels under KIT_IMAGES_MAX MiB
+# (2048): the stage images stay, and KEEP (the one just built), and those
+# running guests use; the others go, least recently used first.  Each
 # image's "used" file is touched when it is built or booted.
 evict_images() {
-	local budget=${KIT_IMAGES_MAX:-2048} total stages dir size
+	local budget=${KIT_IMAGES_MAX:-2048} keep=${1:-} total stages busy dir size
 	[[ $budget =~ ^[0-9]+$ ]] || die "KIT_IMAGES_MAX=$budget is not a number of MiB" "e.g. KIT_IMAGES_MAX=2048"
 	total=$(du -sm "$KIT_IMAGES" 2>/dev/null | cut -f1)
 	[ "${total:-0}" -gt "$budget" ] || return 0
 	stages=$(git -C "$KIT_OWN_TREE" tag -l 'stage-*' --format='%(objectname)' 2>/dev/null)
+	busy=$(cat "$KIT_RUN"/guests/[0-9]* 2>/dev/null | sed -n 's/^images=//p')
 	while read -r dir; do
 		[ "$total" -gt "$budget" ] || break
 		size=$(du -sm "$dir" | cut -f1)
@@ -191,7 +198,9 @@ evict_images() {
 	done < <(for dir in "$KIT_IMAGES"/*/*/; do
 			dir=${dir%/}
 			[ -f "$dir/bzImage" ] || continue
+			[ "$dir" != "$keep" ] || continue
 			grep -qx "$(basename "$dir")" <<<"$stages" && continue
+			grep -qxF "$dir" <<<"$busy" && continue
 			echo "$(stat -c %Y "$dir/used" 2>/dev/null || echo 0) $dir"
 		done | sort -n | cut -d' ' -f2-)
 }

@@ -93,7 +93,7 @@ learner=$SCRATCH/w/linux
 mkdir -p "$SCRATCH/w"
 git clone -q --no-checkout "$KIT_OWN_TREE" "$learner" && git -C "$learner" checkout -q -b spinkit stage-5
 
-test_expect_success "make assignment in the student kit makes the branch, and its printed switch runs as printed" '
+test_expect_success "make assignment in the student kit makes the branch; its printed switch and diff run as printed" '
 	(cd "$SCRATCH/students" && KIT_TREE="$learner" make -s assignment STAGE=3) >"$SCRATCH/assign.out" 2>&1 &&
 	cat "$SCRATCH/assign.out" &&
 	switch=$(sed -n "s/^  \\(git -C .* switch assignment-3\\)$/\\1/p" "$SCRATCH/assign.out") &&
@@ -101,6 +101,11 @@ test_expect_success "make assignment in the student kit makes the branch, and it
 	expect_eq "refs/heads/assignment-3" "$(git -C "$learner" symbolic-ref HEAD)" "HEAD after the printed switch" &&
 	expect_eq "$(git -C "$learner" rev-parse stage-2)" "$(git -C "$learner" rev-parse HEAD^)" "the skeleton commit'"'"'s parent" &&
 	git -C "$learner" grep -q "TODO(stage 3)" HEAD &&
+	# the hand-in line, as printed, once there is work to hand in
+	echo "/* my work */" >>"$learner/kernel/locking/kit_mutex.c" &&
+	hand_in=$(sed -n "s/^  \(git -C .* diff assignment-3-start >submission.patch\)$/\1/p" "$SCRATCH/assign.out") &&
+	test -n "$hand_in" && (cd "$SCRATCH" && bash -c "$hand_in") &&
+	grep -q "^+/\* my work \*/" "$SCRATCH/submission.patch" &&
 	# the same skeleton, whether made from the stages or taken from the export
 	full=$(KIT_TREE="$learner" "$KIT/assignment" 3 2>&1) &&
 	echo "$full" | grep -q "exists already, with your work on it"
