@@ -1,5 +1,9 @@
 # Lab 5, checked: clear OWNER_SPIN from gdb, in memory, and a contender
-# sleeps although the owner runs; then set it again.  The kernel must be
+# never turns in the spin loop (no 'pause' reached) and sleeps although
+# the owner runs; set it again, and the next contender of a busy round
+# spins.  Watching the 'pause' rather than the wait list after a while
+# tells a kernel that ignores the bit from one whose spinner merely gave
+# up (the owner was preempted for a moment).  The kernel must be
 # running (paging on) before its memory can be written: flip the bit once
 # the first holder has the lock.
 hbreak kit_ctl_hold
@@ -8,10 +12,12 @@ delete
 print (sysctl_sched_features >> __SCHED_FEAT_OWNER_SPIN) & 1
 set var sysctl_sched_features = sysctl_sched_features & ~(1U << __SCHED_FEAT_OWNER_SPIN)
 print (sysctl_sched_features >> __SCHED_FEAT_OWNER_SPIN) & 1
-kit-run-for 1
 echo == NO_OWNER_SPIN, the owner runs\n
+kit-spin-watch 1
 kit-owner-running kit_ctl_locks[0].kit
 kit-mutex kit_ctl_locks[0].kit
 set var sysctl_sched_features = sysctl_sched_features | (1U << __SCHED_FEAT_OWNER_SPIN)
 print (sysctl_sched_features >> __SCHED_FEAT_OWNER_SPIN) & 1
+echo == OWNER_SPIN again, until the next busy round\n
+kit-spin-watch 30
 detach

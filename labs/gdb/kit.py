@@ -6,9 +6,11 @@
 #   kit-owner-running EXPR  is the owner rq->curr on its CPU?
 #   kit-spinners            which vCPUs are in the kit mutex slow path
 #   kit-run-for SECONDS     let the guest run that long, then stop it
+#   kit-spin-watch SECONDS  run that long, or until a CPU spins on an owner
 #
 # scripts/gdb loads this file after vmlinux-gdb.py.
 
+import re
 import threading
 
 import gdb
@@ -193,18 +195,74 @@ then look at it.  A breakpoint hit earlier stops it earlier."""
         except ValueError:
             raise gdb.GdbError("Usage: kit-run-for SECONDS")
 
-        def interrupt():
-            gdb.post_event(lambda: gdb.execute("interrupt"))
+        _run_for(secs)
 
-        timer = threading.Timer(secs, interrupt)
-        timer.start()
+
+def _run_for(secs):
+    """continue, and interrupt the guest after SECS unless it stops first."""
+    def interrupt():
+        gdb.post_event(lambda: gdb.execute("interrupt"))
+
+    timer = threading.Timer(secs, interrupt)
+    timer.start()
+    try:
+        gdb.execute("continue")
+    finally:
+        timer.cancel()
+
+
+class KitSpinWatch(gdb.Command):
+    """Let the guest run, and stop it as soon as a task spins on an owner.
+
+Usage: kit-spin-watch SECONDS
+
+Spinning on the owner means turning in kit_mutex_spin_on_owner()'s loop,
+and every turn runs its cpu_relax(), the x86 'pause' instruction.  This
+puts a hardware breakpoint on each 'pause' in that function, lets the
+guest run for SECONDS, and says which task reached one, or that none did.
+A task that asks the function and is told 0 at once ("do not spin")
+never reaches it; so the answer does not depend on how long a spinner
+would have lasted before giving up."""
+
+    FUNC = "kit_mutex_spin_on_owner"
+
+    def __init__(self):
+        super(KitSpinWatch, self).__init__("kit-spin-watch", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
         try:
-            gdb.execute("continue")
+            secs = float(arg)
+        except ValueError:
+            raise gdb.GdbError("Usage: kit-spin-watch SECONDS")
+        try:
+            code = gdb.execute("disassemble " + self.FUNC, to_string=True)
+        except gdb.error as e:
+            raise gdb.GdbError("{}: {}".format(self.FUNC, e))
+        pauses = re.findall(r"^\s*(?:=>)?\s*(0x[0-9a-f]+) <\+\d+>:\s+pause\b", code, re.M)
+        if not pauses:
+            raise gdb.GdbError("no 'pause' (cpu_relax()) in {}: it never spins".format(self.FUNC))
+        bps = [gdb.Breakpoint("*" + a, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
+               for a in pauses]
+        try:
+            _run_for(secs)
+            spun = any(bp.hit_count for bp in bps)
         finally:
-            timer.cancel()
+            for bp in bps:
+                bp.delete()
+        if not spun:
+            gdb.write("no spinning in {:g} s: no task reached the 'pause' in {}\n".format(
+                secs, self.FUNC))
+            return
+        cpu = gdb.selected_thread().num - 1
+        try:
+            task = _task_str(gdb.parse_and_eval("$lx_current()").address)
+        except gdb.error:
+            task = "a task"
+        gdb.write("spinning: {} on vCPU {}, at the 'pause' in {}\n".format(task, cpu, self.FUNC))
 
 
 KitMutex()
 KitOwnerRunning()
 KitSpinners()
 KitRunFor()
+KitSpinWatch()
