@@ -1,9 +1,9 @@
 # Lab 5, checked: clear OWNER_SPIN from gdb, in memory, and a contender
-# never turns in the spin loop (no 'pause' reached) and sleeps although
-# the owner runs; set it again, and the next contender of a busy round
-# spins.  Watching the 'pause' rather than the wait list after a while
-# tells a kernel that ignores the bit from one whose spinner merely gave
-# up (the owner was preempted for a moment).  The kernel must be
+# asks kit_mutex_spin_on_owner() while the owner runs, never turns in its
+# loop (no 'pause' reached), and sleeps; set it again, and the next
+# contender of a busy round spins.  The wait list a second later would
+# not tell: a spinner that ignores the bit gives up by itself within
+# about 100 ms (RCU sets need_resched(), lab 3 step 4) and queues too.  The kernel must be
 # running (paging on) before its memory can be written: flip the bit once
 # the first holder has the lock.
 hbreak kit_ctl_hold

@@ -199,16 +199,46 @@ then look at it.  A breakpoint hit earlier stops it earlier."""
 
 
 def _run_for(secs):
-    """continue, and interrupt the guest after SECS unless it stops first."""
-    def interrupt():
-        gdb.post_event(lambda: gdb.execute("interrupt"))
+    """continue, and interrupt the guest after SECS unless it stops first.
+    Returns True when the time ran out, False when it stopped earlier."""
+    state = {"done": False, "fired": False}
 
-    timer = threading.Timer(secs, interrupt)
+    def interrupt():
+        # Queued from the timer thread, run by gdb's: do nothing if the
+        # guest stopped by itself meanwhile, or a later 'continue' would
+        # be cut short.
+        if not state["done"]:
+            state["fired"] = True
+            gdb.execute("interrupt")
+
+    timer = threading.Timer(secs, lambda: gdb.post_event(interrupt))
     timer.start()
     try:
         gdb.execute("continue")
     finally:
+        state["done"] = True
         timer.cancel()
+    return state["fired"]
+
+
+class _SpinOnOwnerCall(gdb.Breakpoint):
+    """Counts calls of kit_mutex_spin_on_owner() made while the owner runs,
+    without stopping the guest."""
+
+    def __init__(self, func):
+        super(_SpinOnOwnerCall, self).__init__(
+            func, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
+        self.silent = True
+        self.owner_running = 0
+
+    def stop(self):
+        try:
+            owner = gdb.parse_and_eval("owner")
+            if int(_rq_curr(_task_cpu(owner))) == int(owner):
+                self.owner_running += 1
+        except gdb.error:
+            pass
+        return False
 
 
 class KitSpinWatch(gdb.Command):
@@ -219,10 +249,10 @@ Usage: kit-spin-watch SECONDS
 Spinning on the owner means turning in kit_mutex_spin_on_owner()'s loop,
 and every turn runs its cpu_relax(), the x86 'pause' instruction.  This
 puts a hardware breakpoint on each 'pause' in that function, lets the
-guest run for SECONDS, and says which task reached one, or that none did.
-A task that asks the function and is told 0 at once ("do not spin")
-never reaches it; so the answer does not depend on how long a spinner
-would have lasted before giving up."""
+guest run for SECONDS, and says which task reached one, or that none did,
+and how many calls of the function found the owner running on entry.
+A call told 0 at once ("do not spin") never reaches a 'pause', however
+long a spinner would have lasted before giving up."""
 
     FUNC = "kit_mutex_spin_on_owner"
 
@@ -234,6 +264,8 @@ would have lasted before giving up."""
             secs = float(arg)
         except ValueError:
             raise gdb.GdbError("Usage: kit-spin-watch SECONDS")
+        if cpus is None:
+            raise gdb.GdbError("the kernel's lx- scripts are not loaded")
         try:
             code = gdb.execute("disassemble " + self.FUNC, to_string=True)
         except gdb.error as e:
@@ -241,24 +273,32 @@ would have lasted before giving up."""
         pauses = re.findall(r"^\s*(?:=>)?\s*(0x[0-9a-f]+) <\+\d+>:\s+pause\b", code, re.M)
         if not pauses:
             raise gdb.GdbError("no 'pause' (cpu_relax()) in {}: it never spins".format(self.FUNC))
-        bps = [gdb.Breakpoint("*" + a, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
-               for a in pauses]
+        bps = []
         try:
-            _run_for(secs)
-            spun = any(bp.hit_count for bp in bps)
+            calls = _SpinOnOwnerCall(self.FUNC)
+            bps.append(calls)
+            for a in pauses:
+                bp = gdb.Breakpoint("*" + a, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
+                bp.silent = True
+                bps.append(bp)
+            timed_out = _run_for(secs)
+            spun = any(bp.hit_count for bp in bps[1:])
+            running = calls.owner_running
         finally:
             for bp in bps:
                 bp.delete()
-        if not spun:
-            gdb.write("no spinning in {:g} s: no task reached the 'pause' in {}\n".format(
-                secs, self.FUNC))
+        if spun:
+            cpu = gdb.selected_thread().num - 1
+            try:
+                task = _task_str(gdb.parse_and_eval("$lx_current()").address)
+            except gdb.error:
+                task = "a task"
+            gdb.write("spinning: {} on vCPU {}, at the 'pause' in {}\n".format(
+                task, cpu, self.FUNC))
             return
-        cpu = gdb.selected_thread().num - 1
-        try:
-            task = _task_str(gdb.parse_and_eval("$lx_current()").address)
-        except gdb.error:
-            task = "a task"
-        gdb.write("spinning: {} on vCPU {}, at the 'pause' in {}\n".format(task, cpu, self.FUNC))
+        what = "in {:g} s".format(secs) if timed_out else "so far (the guest stopped early)"
+        gdb.write("no spinning {}: {} call{} of {} with the owner running, no 'pause' reached\n".format(
+            what, running, "" if running == 1 else "s", self.FUNC))
 
 
 KitMutex()
