@@ -23,9 +23,10 @@ boot_halted() {
 		>"$SCRATCH/$1.out" 2>&1 </dev/null &
 	pids+=($!)
 }
-# wait_record NAME: the guest's record, once scripts/boot wrote it.
+# wait_record NAME: the guest's record, once scripts/boot wrote it: up to
+# 60 s, for a boot that first waits on the build lock or evicts kernels.
 wait_record() {
-	for _ in $(seq 100); do
+	for _ in $(seq 300); do
 		[ -f "$SCRATCH/$1.guest" ] && return 0
 		sleep 0.2
 	done

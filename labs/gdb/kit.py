@@ -43,6 +43,11 @@ def _kit_mutex(arg, usage):
     return lock
 
 
+def _need_lx():
+    if cpus is None:
+        raise gdb.GdbError("the kernel's lx- scripts are not loaded")
+
+
 def _has_field(value, name):
     return any(f.name == name for f in value.type.strip_typedefs().fields())
 
@@ -126,8 +131,7 @@ keeps spinning only while the answer is yes."""
 
     def invoke(self, arg, from_tty):
         lock = _kit_mutex(arg, "Usage: kit-owner-running EXPR")
-        if cpus is None:
-            raise gdb.GdbError("the kernel's lx- scripts are not loaded")
+        _need_lx()
         if not _has_field(lock, "owner"):
             raise gdb.GdbError("no owner field at this stage (it comes in stage 1)")
         owner = lock["owner"]
@@ -190,12 +194,14 @@ then look at it.  A breakpoint hit earlier stops it earlier."""
         super(KitRunFor, self).__init__("kit-run-for", gdb.COMMAND_RUNNING)
 
     def invoke(self, arg, from_tty):
-        try:
-            secs = float(arg)
-        except ValueError:
-            raise gdb.GdbError("Usage: kit-run-for SECONDS")
+        _run_for(_seconds(arg, "kit-run-for"))
 
-        _run_for(secs)
+
+def _seconds(arg, command):
+    try:
+        return float(arg)
+    except ValueError:
+        raise gdb.GdbError("Usage: {} SECONDS".format(command))
 
 
 def _run_for(secs):
@@ -260,12 +266,8 @@ long a spinner would have lasted before giving up."""
         super(KitSpinWatch, self).__init__("kit-spin-watch", gdb.COMMAND_RUNNING)
 
     def invoke(self, arg, from_tty):
-        try:
-            secs = float(arg)
-        except ValueError:
-            raise gdb.GdbError("Usage: kit-spin-watch SECONDS")
-        if cpus is None:
-            raise gdb.GdbError("the kernel's lx- scripts are not loaded")
+        secs = _seconds(arg, "kit-spin-watch")
+        _need_lx()
         try:
             code = gdb.execute("disassemble " + self.FUNC, to_string=True)
         except gdb.error as e:
