@@ -3,9 +3,9 @@
 # loop (no 'pause' reached), and sleeps; set it again, and the next
 # contender of a busy round spins.  The wait list a second later would
 # not tell: a spinner that ignores the bit gives up by itself within
-# about 100 ms (RCU sets need_resched(), lab 3 step 4) and queues too.  The kernel must be
-# running (paging on) before its memory can be written: flip the bit once
-# the first holder has the lock.
+# about 100 ms (RCU sets need_resched(), lab 3 step 4) and queues too.
+# The kernel must be running (paging on) before its memory can be
+# written: flip the bit once the first holder has the lock.
 hbreak kit_ctl_hold
 kit-run-for 20
 delete

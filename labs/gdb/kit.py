@@ -275,19 +275,19 @@ long a spinner would have lasted before giving up."""
         pauses = re.findall(r"^\s*(?:=>)?\s*(0x[0-9a-f]+) <\+\d+>:\s+pause\b", code, re.M)
         if not pauses:
             raise gdb.GdbError("no 'pause' (cpu_relax()) in {}: it never spins".format(self.FUNC))
-        bps = []
+        calls = None
+        pause_bps = []
         try:
             calls = _SpinOnOwnerCall(self.FUNC)
-            bps.append(calls)
             for a in pauses:
                 bp = gdb.Breakpoint("*" + a, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
                 bp.silent = True
-                bps.append(bp)
+                pause_bps.append(bp)
             timed_out = _run_for(secs)
-            spun = any(bp.hit_count for bp in bps[1:])
+            spun = any(bp.hit_count for bp in pause_bps)
             running = calls.owner_running
         finally:
-            for bp in bps:
+            for bp in pause_bps + ([calls] if calls else []):
                 bp.delete()
         if spun:
             cpu = gdb.selected_thread().num - 1
