@@ -12,7 +12,7 @@ test_expect_success "host scripts, tests and CI pass shellcheck" '
 
 test_expect_success "guest scripts pass shellcheck as POSIX sh (busybox)" '
 	cd "$KIT_ROOT" &&
-	shellcheck -s sh guest/init guest/bin/*
+	shellcheck -s sh guest/init guest/profile guest/bin/*
 '
 
 test_done
