@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
-# The newest stage boots in QEMU: banner, vCPUs, exit status, timeout.
+# The newest stage boots in QEMU: banner, vCPUs, clock, exit status,
+# timeout, and 'poweroff -f' as the banner prints it.
 # time limit: 900 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 6
+plan 8
 need_tree
 
 test_expect_success "the newest stage builds (or is already built)" '
@@ -25,6 +26,22 @@ test_expect_success "the guest sees as many CPUs as asked for" '
 	expect_grep "^nproc=2" "$SCRATCH/cpus2.log" &&
 	guest cpus4 --stage 5 --smp 4 --cmd "echo nproc=\$(nproc)" &&
 	expect_grep "^nproc=4" "$SCRATCH/cpus4.log"
+'
+
+test_expect_success "the guest keeps time with the TSC (kvm-clock under KVM), not with jiffies" '
+	guest clock --stage 5 --smp 2 --cmd "sleep 2; echo clock=\$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" &&
+	expect_grep "^clock=(tsc|kvm-clock)$" "$SCRATCH/clock.log"
+'
+
+test_expect_success "'poweroff -f', typed at the prompt as the banner says, ends QEMU within 30 s" '
+	start=$(date +%s) &&
+	timeout 60 "$KIT/boot" --stage 5 --smp 2 >"$SCRATCH/leave.out" 2>&1 \
+		< <(for _ in $(seq 10); do sleep 3; echo "poweroff -f"; done) &&
+	tr -d "\r" <"$SCRATCH/leave.out" >"$SCRATCH/leave.log" &&
+	expect_grep "type .poweroff -f. \(or press Ctrl-A X\) to leave the guest" "$SCRATCH/leave.log" &&
+	expect_grep "reboot: Restarting system" "$SCRATCH/leave.log" &&
+	echo "# QEMU ended after $(($(date +%s) - start)) s" &&
+	[ $(($(date +%s) - start)) -lt 30 ]
 '
 
 test_expect_success "a guest command's exit status reaches the host" '
