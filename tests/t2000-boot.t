@@ -40,8 +40,9 @@ test_expect_success "'poweroff -f', typed at the prompt as the banner says, ends
 	tr -d "\r" <"$SCRATCH/leave.out" >"$SCRATCH/leave.log" &&
 	expect_grep "type .poweroff -f. \(or press Ctrl-A X\) to leave the guest" "$SCRATCH/leave.log" &&
 	expect_grep "reboot: Restarting system" "$SCRATCH/leave.log" &&
-	echo "# QEMU ended after $(($(date +%s) - start)) s" &&
-	[ $(($(date +%s) - start)) -lt 30 ]
+	elapsed=$(($(date +%s) - start)) &&
+	echo "# QEMU ended after $elapsed s" &&
+	[ "$elapsed" -lt 30 ]
 '
 
 test_expect_success "a guest command's exit status reaches the host" '
