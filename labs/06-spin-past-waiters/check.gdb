@@ -1,0 +1,14 @@
+# Lab 6, checked: stop when A takes kit0 (the second holder of the round,
+# after H), see C queued, then watch: B arrives while A runs and C waits,
+# and spins, with C still queued.  Stage 5 breaks out of its loop at the
+# wait-list test before it calls kit_mutex_spin_on_owner(), so B queues
+# there: no 'pause', and two waiters.
+hbreak kit_ctl_hold
+kit-run-for 20
+kit-run-for 5
+delete
+kit-mutex kit_ctl_locks[0].kit
+echo == A holds kit0 and C waits; B asks in about 1 s\n
+kit-spin-watch 3
+kit-mutex kit_ctl_locks[0].kit
+detach
