@@ -128,6 +128,16 @@ SKELETONS = {
             r"\tif \(!sched_feat\(OWNER_SPIN\)\)\n\t\treturn 0;\n\n",
             r"\1\t/* TODO(stage 5): obey the OWNER_SPIN scheduler feature */\n\n"),
     ]),
+    6: ("prev", [
+        cut(KIT_C, r"(\tfor \(;;\) \{\n\t\tstruct task_struct \*owner;\n\n)"
+            r"(\t\t/\* Tasks are queued already: join them, do not overtake them. \*/\n)",
+            r"\1\t\t/*\n"
+            "\t\t * TODO(stage 6): the loop as upstream ac6e60ee405a (\"mutex:\n"
+            "\t\t * adaptive spinnning, performance tweaks\") left it: spin on\n"
+            "\t\t * a running owner whether or not tasks are queued, and try\n"
+            "\t\t * the lock before the no-owner bail-out.\n"
+            "\t\t */\n" r"\2"),
+    ]),
 }
 
 
