@@ -22,8 +22,11 @@
  * K and M check mutual exclusion: the lock's plain counter must equal the
  * operations done ("lost updates: 0"), else the exit status is 1.  The
  * kit's acquisition counters and the CPU time the whole guest burned are
- * printed too: spinning shows as CPU time.  The last line repeats the
- * figures for scripts: "result: ops=N cpu=N [fast=N spin=N ...] [lost=N]".
+ * printed too: spinning shows as CPU time.  So is fairness: the fewest
+ * and the most operations one task did, and the longest any one
+ * operation took (waiting for the lock, and the critical section).  The
+ * last line repeats the figures for scripts:
+ * "result: ops=N cpu=N [fast=N spin=N ...] tmin=N tmax=N worst_us=N [lost=N]".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +46,8 @@
 
 struct slot {
 	volatile unsigned long ops;
-	char pad[64 - sizeof(unsigned long)];
+	volatile unsigned long worst_ns;	/* the longest operation */
+	char pad[64 - 2 * sizeof(unsigned long)];
 };
 
 /* slots[MAX_TASKS] is not a task's: its ops field is the start flag. */
@@ -61,6 +65,14 @@ static void usage(void)
 {
 	fprintf(stderr, "Usage: test-kit-mutex K|M|V TASKS SECONDS [-l LOOPS] [-s SLEEP_US] [-H MS] [-L LOCK]\n");
 	exit(2);
+}
+
+static unsigned long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000UL + ts.tv_nsec;
 }
 
 static void on_term(int sig)
@@ -89,6 +101,8 @@ static void worker(char mode, int id, const char *lockfile, const char *cmd,
 			die(lockfile);
 	}
 	while (!stop) {
+		unsigned long t0 = now_ns(), took;
+
 		if (mode == 'V') {
 			int f = open(path, O_CREAT | O_WRONLY, 0600);
 
@@ -100,6 +114,9 @@ static void worker(char mode, int id, const char *lockfile, const char *cmd,
 		} else if (write(fd, cmd, len) != (ssize_t)len) {
 			die("write");
 		}
+		took = now_ns() - t0;
+		if (took > slots[id].worst_ns)
+			slots[id].worst_ns = took;
 		if (pause_ms)
 			usleep(pause_ms * 1000);
 		slots[id].ops++;
@@ -201,6 +218,7 @@ int main(int argc, char **argv)
 {
 	static const char * const stat_names[] = { "fast", "spin", "grab", "slow", "sleep" };
 	unsigned long before[5], prev = 0, now_ops, ops, rate;
+	unsigned long tmin = ~0UL, tmax = 0, worst = 0;
 	double start, elapsed;
 	unsigned long long busy0, total0, busy1, total1, cpu;
 	unsigned int loops = 2000, sleep_us = 0, hold_ms = 0;
@@ -278,6 +296,13 @@ int main(int argc, char **argv)
 	}
 	ops = total_ops(tasks);
 	elapsed = now() - start;
+	for (i = first_counted; i < tasks; i++) {
+		unsigned long o = slots[i].ops;
+
+		tmin = o < tmin ? o : tmin;
+		tmax = o > tmax ? o : tmax;
+		worst = slots[i].worst_ns > worst ? slots[i].worst_ns : worst;
+	}
 	cpu_times(&busy1, &total1);
 	for (i = 0; i < tasks; i++)
 		kill(pids[i], SIGTERM);
@@ -304,6 +329,10 @@ int main(int argc, char **argv)
 		}
 		printf("\n");
 	}
+	printf("per task: %lu to %lu ops; longest operation: %lu us\n",
+	       tmin, tmax, worst / 1000);
+	n += snprintf(result + n, sizeof(result) - n, " tmin=%lu tmax=%lu worst_us=%lu",
+		      tmin, tmax, worst / 1000);
 	if (mode != 'V') {
 		long done, counter;
 
