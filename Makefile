@@ -48,7 +48,7 @@ help: ## list the targets and variables
 	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the debug build (CONFIG_DEBUG_KIT_MUTEX and lockdep)"
 	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
 	@echo "  LAB=$(LAB)         lab to start or check (labs/README.md)"
-	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats)"
+	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats), make bench-stages in two (1 s, 1 repeat)"
 	@echo "  BENCH_ARGS=$(BENCH_ARGS)    more options for scripts/bench(-stages), e.g. --tasks \"2 8\""
 	@echo "  SEED=$(SEED)         bisection exercise number (each student their own)"
 	@echo "  BUG=$(BUG) TRAP=$(TRAP)   exercise bug (make bisect-list) and trap (btrfs, broken-range)"
@@ -103,8 +103,8 @@ lab-walk: tree initramfs ## type lab LAB=N's README gdb commands in batch mode, 
 bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mutex, plots (QUICK=1: a few minutes)
 	@scripts/bench $(if $(QUICK),--quick) $(BENCH_ARGS)
 
-bench-stages: tree initramfs ## one benchmark point across every stage: ops/s and CPU burned
-	@scripts/bench-stages $(BENCH_ARGS)
+bench-stages: tree initramfs ## every stage against 6.1's mutex: ops/s, CPU burned, fairness, a plot (QUICK=1: 1 s per point)
+	@scripts/bench-stages $(if $(QUICK),--quick) $(BENCH_ARGS)
 
 bisect-exercise: tree initramfs ## make bisection exercise SEED=n [BUG=name] [TRAP=btrfs|broken-range]
 	@scripts/bisect-exercise make "$(SEED)" $(if $(BUG),--bug $(BUG)) $(if $(TRAP),--trap $(TRAP))

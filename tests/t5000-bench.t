@@ -2,12 +2,13 @@
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # test-kit-mutex runs in every mode without losing an update, and a small
 # scripts/bench matrix writes its CSV files, a valid PNG and SVG, with the
-# spin counter rising under OWNER_SPIN only.  The guest helpers refuse
-# bad arguments.
+# spin counter rising under OWNER_SPIN only.  make bench-stages QUICK=1,
+# as the benchmark handout prints it, has a row for every stage and shows
+# what the stages change.  The guest helpers refuse bad arguments.
 # time limit: 900 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 7
+plan 9
 need_tree
 built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
 
@@ -72,5 +73,35 @@ test_expect_success "with contention the spin counter rises under OWNER_SPIN and
 	expect_eq 0 "$off" "spin acquisitions with NO_OWNER_SPIN" &&
 	{ [ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 with OWNER_SPIN, got ${on:-none}"; exit 1; }; }
 '
+
+# As handouts/11-benchmark.md prints it: the results go to results/ in the
+# kit, which the test removes afterwards.
+make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" bench-stages QUICK=1 >"$SCRATCH/stages.out" 2>&1
+stages_rc=$?
+stages_dir=$(sed -n "s/.*; results in \(.*\)$/\1/p" "$SCRATCH/stages.out" | tail -1)
+# kit_cpu STAGE WORKLOAD TASKS: the kit mutex's CPU busy % from stages.csv
+kit_cpu() { awk -F, -v s="$1" -v w="$2" -v t="$3" '$1 == s && $2 == w && $3 == t { print $5 }' "$stages_dir/stages.csv"; }
+
+test_expect_success "make bench-stages QUICK=1: a row for every stage at 2 and 4 tasks, stages.csv and a PNG plot" '
+	cat "$SCRATCH/stages.out" &&
+	expect_eq 0 "$stages_rc" "make bench-stages status" &&
+	for s in $(seq 0 "$KIT_LAST_STAGE"); do
+		for t in 2 4; do expect_grep "^ +$s +$t +[0-9]+ " "$SCRATCH/stages.out" || exit 1; done
+	done &&
+	expect_grep "^lost updates over all runs: 0" "$SCRATCH/stages.out" &&
+	expect_eq "stage,workload,tasks,kit_ops,kit_cpu,kit_spin,kit_tmin_over_tmax,kit_worst_us,m61_ops,m61_cpu,m61_worst_us,kit_over_m61,runs,lost" \
+		"$(head -1 "$stages_dir/stages.csv" | tr -d "\r")" "stages.csv header" &&
+	expect_eq "89504e470d0a1a0a" "$(head -c 8 "$stages_dir/stages.png" | od -An -tx1 | tr -d " \n")" "PNG signature"
+'
+
+test_expect_success "bench-stages shows the stages: stage 3 burns CPU on a sleeping owner and stage 4 does not; 4 tasks on 2 vCPUs leave CPU idle at stage 5, not at 6" '
+	c3=$(kit_cpu 3 sleep 2) c4=$(kit_cpu 4 sleep 2) c5=$(kit_cpu 5 busy 4) c6=$(kit_cpu 6 busy 4) &&
+	echo "# CPU busy %: sleeping owner stage 3 $c3, stage 4 $c4; 4 tasks, busy owner stage 5 $c5, stage 6 $c6" &&
+	{ [ "$c3" -ge $((c4 + 10)) ] || { echo "Expected stage 3 at least 10 points above stage 4"; exit 1; }; } &&
+	{ [ "$c5" -le 80 ] || { echo "Expected stage 5 at most 80% busy with 4 tasks"; exit 1; }; } &&
+	{ [ "$c6" -ge 90 ] || { echo "Expected stage 6 at least 90% busy with 4 tasks"; exit 1; }; }
+'
+case "$stages_dir" in "$KIT_ROOT"/results/stages-*) rm -rf "$stages_dir" ;; esac
+rmdir "$KIT_ROOT/results" 2>/dev/null || true
 
 test_done
