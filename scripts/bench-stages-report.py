@@ -4,7 +4,7 @@
 Usage: scripts/bench-stages-report.py RESULTS_DIR
 
 raw.txt has one line per run, key=value pairs:
-  stage=3 w=busy mode=K tasks=4 ops=1234 cpu=97 fast=.. spin=.. lost=0
+  stage=3 w=busy mode=K tasks=4 ops=1234 cpu=97 fast=.. spin=.. tmin=.. tmax=.. worst_us=.. lost=0
 
 The table has a row per stage and task count: with a busy owner, the kit
 mutex's ops/s, CPU busy %, spin acquisitions and fairness (the fewest
@@ -76,17 +76,20 @@ def main():
     def ms(us):
         return "" if us is None else f"{us / 1000:.0f}"
 
+    def num(v):
+        return "" if v is None else str(v)
+
     print(f"{'':11}  {' kit mutex, owner busy ':-^39}  {' 6.1 mutex ':-^16}  {'':7}   {' asleep ':-^12}")
     print(f"{'stage':>5} {'tasks':>5}  {'kit ops/s':>9} {'cpu%':>4} {'spins':>7} {'min/max':>7}"
           f" {'worst ms':>8}  {'ops/s':>7} {'worst ms':>8}  {'kit/6.1':>7}   {'ops/s':>7} {'cpu%':>4}")
     shown = set()
     for r in busy:
-        line = (f"{r['stage']:>5} {r['tasks']:>5}  {r['kit_ops']!s:>9} {r['kit_cpu']!s:>4}"
-                f" {r['kit_spin']!s:>7} {r['kit_tmin_over_tmax']:>7} {ms(r['kit_worst_us']):>8}"
-                f"  {r['m61_ops']!s:>7} {ms(r['m61_worst_us']):>8}  {r['kit_over_m61']:>7}")
+        line = (f"{r['stage']:>5} {r['tasks']:>5}  {num(r['kit_ops']):>9} {num(r['kit_cpu']):>4}"
+                f" {num(r['kit_spin']):>7} {r['kit_tmin_over_tmax']:>7} {ms(r['kit_worst_us']):>8}"
+                f"  {num(r['m61_ops']):>7} {ms(r['m61_worst_us']):>8}  {r['kit_over_m61']:>7}")
         s = sleep.get(r["stage"])
         if s and r["stage"] not in shown:
-            line += f"   {s['kit_ops']!s:>7} {s['kit_cpu']!s:>4}"
+            line += f"   {num(s['kit_ops']):>7} {num(s['kit_cpu']):>4}"
         shown.add(r["stage"])
         print(line)
     lost = sum(r["lost"] for r in rows)
@@ -101,12 +104,17 @@ def plot(out, busy):
         return
     plots = []
     for tasks in sorted({r["tasks"] for r in busy}):
+        points = [r for r in busy if r["tasks"] == tasks and r["kit_over_m61"]]
+        if not points:
+            continue
         dat = out / f"stages-t{tasks}.dat"
         with open(dat, "w") as f:
-            for r in busy:
-                if r["tasks"] == tasks and r["kit_over_m61"]:
-                    f.write(f"{r['stage']} {r['kit_over_m61']}\n")
+            for r in points:
+                f.write(f"{r['stage']} {r['kit_over_m61']}\n")
         plots.append(f"'{dat.name}' using 1:2 with linespoints lw 2 pt 7 title '{tasks} tasks'")
+    if not plots:
+        print("note: no ratio to plot")
+        return
     last = max(r["stage"] for r in busy)
     for term, ext in (("pngcairo noenhanced size 900,550", "png"),
                       ("svg noenhanced size 900,550", "svg")):

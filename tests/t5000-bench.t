@@ -11,6 +11,8 @@
 plan 9
 need_tree
 built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
+# scripts/bench boots the newest stage
+built "$KIT_LAST_STAGE" || { echo "Bail out! stage $KIT_LAST_STAGE does not build"; exit 1; }
 
 test_expect_success "a short run of each mode completes with ops/sec > 0 and no lost update" '
 	guest modes --stage 5 --smp 2 --cmd "

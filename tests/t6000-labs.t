@@ -17,7 +17,7 @@ for dir in "${labs[@]}"; do
 	test_expect_success "lab $lab ($(basename "$dir")): its gdb check passes on stage-$lab" '
 		"$KIT/lab" '"$lab"' --check
 	'
-	# as labs/*/README.md print it for a learner to type
+	# as a learner types it (lab 6's README prints it for stage 5)
 	test_expect_success "lab $lab: the same check fails on stage-$wrong: make lab-check LAB=$lab STAGE=$wrong" '
 		! make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-check LAB='"$lab"' STAGE='"$wrong"' \
 			>"$SCRATCH/wrong-'"$lab"'.out" 2>&1 &&
