@@ -133,9 +133,9 @@ SKELETONS = {
             r"(\t\t/\* Tasks are queued already: join them, do not overtake them. \*/\n)",
             r"\1\t\t/*\n"
             "\t\t * TODO(stage 6): the loop as upstream ac6e60ee405a (\"mutex:\n"
-            "\t\t * adaptive spinnning, performance tweaks\") left it: spin on\n"
-            "\t\t * a running owner whether or not tasks are queued, and try\n"
-            "\t\t * the lock before the no-owner bail-out.\n"
+            "\t\t * adaptive spinnning, performance tweaks\") left it: two\n"
+            "\t\t * tests of this loop stop a locker that should spin or try\n"
+            "\t\t * the lock.  course/ASSIGNMENT-6.md says more.\n"
             "\t\t */\n" r"\2"),
     ]),
 }

@@ -9,6 +9,6 @@ kit-run-for 5
 delete
 kit-mutex kit_ctl_locks[0].kit
 echo == A holds kit0 and C waits; B asks in about 1 s\n
-kit-spin-watch 3
+kit-spin-watch 2
 kit-mutex kit_ctl_locks[0].kit
 detach

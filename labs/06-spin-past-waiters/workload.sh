@@ -16,8 +16,8 @@ for round in 1 2 3; do
 	kit-hold kit0 3000 busy &
 	echo "round $round: A (pid $!) asks for kit0, to keep it 3 s running"
 	sleep 0.3
-	echo "round $round: C asks for kit0"
-	sh -c "echo 'op 1' >$kit0; echo 'round $round: C got kit0'" &
+	sh -c "echo \"round $round: C (pid \$\$) asks for kit0\"
+		echo 'op 1' >$kit0; echo 'round $round: C got kit0'" &
 	sleep 2.4
 	echo "round $round: B (pid $$) asks for kit0"
 	echo "op 1" >$kit0
