@@ -17,14 +17,20 @@ test_expect_success "make tree run again changes nothing and prints the tarball 
 	expect_eq "$before" "$(git -C "$KIT_TREE" rev-parse $last)" "$last in your tree"
 '
 
-test_expect_success "every stage commit is by the fixed identity and credits upstream 0d66bf6d3514" '
-	for c in $(git -C "$KIT_OWN_TREE" rev-list baseline..stage-$KIT_LAST_STAGE); do
+# Stages 0-5 follow the seed; each later one, the upstream commit it replays.
+test_expect_success "every stage commit is by the fixed identity and credits its upstream commit: the seed, 0d66bf6d3514, up to stage 5" '
+	for s in $(seq 0 "$KIT_LAST_STAGE"); do
+		c=$(git -C "$KIT_OWN_TREE" rev-parse "stage-$s") &&
 		expect_eq "spinkit <spinkit@example.invalid>" \
-			"$(git -C "$KIT_OWN_TREE" log -1 --format="%an <%ae>" "$c")" "author of $c" &&
-		expect_eq "spinkit" "$(git -C "$KIT_OWN_TREE" log -1 --format="%cn" "$c")" "committer of $c" &&
-		git -C "$KIT_OWN_TREE" log -1 --format=%B "$c" | grep -q 0d66bf6d3514 ||
-			{ echo "$c does not credit 0d66bf6d3514"; exit 1; }
-	done
+			"$(git -C "$KIT_OWN_TREE" log -1 --format="%an <%ae>" "$c")" "author of stage-$s" &&
+		expect_eq "spinkit" "$(git -C "$KIT_OWN_TREE" log -1 --format="%cn" "$c")" "committer of stage-$s" &&
+		git -C "$KIT_OWN_TREE" log -1 --format=%B "$c" >"$SCRATCH/msg" &&
+		up=$(sed -n "s|^Link: https://git.kernel.org/torvalds/c/\([0-9a-f]\{12\}\)$|\1|p" "$SCRATCH/msg") &&
+		{ [ -n "$up" ] || { echo "stage-$s has no Link: to its upstream commit"; exit 1; }; } &&
+		{ [ "$s" -gt 5 ] || expect_eq 0d66bf6d3514 "$up" "the upstream commit of stage-$s"; } &&
+		{ grep -qE "$up( \(|, )\"" "$SCRATCH/msg" || { echo "stage-$s does not cite $up with its subject"; exit 1; }; } || exit 1
+	done &&
+	expect_eq "$(($KIT_LAST_STAGE + 1))" "$(git -C "$KIT_OWN_TREE" rev-list --count baseline..stage-$KIT_LAST_STAGE)" "stage commits"
 '
 
 test_expect_success "the kernel's checkpatch.pl passes on every stage commit" '
