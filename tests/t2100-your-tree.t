@@ -12,9 +12,10 @@
 
 plan 5
 need_tree
-built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
+last=$KIT_LAST_STAGE
+built "$last" || { echo "Bail out! stage $last does not build"; exit 1; }
 
-if ! learner=$(kit_grade_tree) || ! git -C "$learner" checkout -q -f -B spinkit stage-5; then
+if ! learner=$(kit_grade_tree) || ! git -C "$learner" checkout -q -f -B spinkit "stage-$last"; then
 	echo "Bail out! cannot set up the grading tree as a learner's"
 	exit 1
 fi
@@ -34,13 +35,13 @@ edit_kit_mutex() {
 		"$c" >"$c.new" && mv "$c.new" "$c"
 }
 learner_line=$'\tpr_info("kit: a learner was here: %s\\n", name);'
-stage5=$("$KIT/build" --stage 5 --print-dir)
-stage5_sum=$(sha1sum <"$stage5/bzImage")
+newest=$("$KIT/build" --stage "$last" --print-dir)
+newest_sum=$(sha1sum <"$newest/bzImage")
 
-test_expect_success "make kernel HEAD=1 on an unedited tree at stage-5 takes stage-5's image" '
+test_expect_success "make kernel HEAD=1 on an unedited tree at stage-$last takes stage-$last's image" '
 	kmake kernel HEAD=1 >"$SCRATCH/clean.out" 2>&1 &&
 	cat "$SCRATCH/clean.out" &&
-	expect_grep "already built: your tree at [0-9a-f]{12} \\(stage-5\\)$" "$SCRATCH/clean.out"
+	expect_grep "already built: your tree at [0-9a-f]{12} \\(stage-$last\\)$" "$SCRATCH/clean.out"
 '
 
 test_expect_success "an edit to kit_mutex.c: make run HEAD=1 builds and boots it, and the guest prints its line" '
@@ -52,11 +53,11 @@ test_expect_success "an edit to kit_mutex.c: make run HEAD=1 builds and boots it
 	type_in_guest | timeout 300 make -s -C "$KIT_ROOT" run HEAD=1 >"$SCRATCH/edit-run.out" 2>&1
 	tr -d "\\r" <"$SCRATCH/edit-run.out" >"$SCRATCH/edit-run.log" &&
 	expect_grep "kit: a learner was here: " "$SCRATCH/edit-run.log" &&
-	expect_grep "^spinkit: Linux 6\\.1.*, your tree at [0-9a-f]{12} \\(stage-5\\) \\+ 1 file changed, [0-9]+ CPUs" "$SCRATCH/edit-run.log"
+	expect_grep "^spinkit: Linux 6\\.1.*, your tree at [0-9a-f]{12} \\(stage-$last\\) \\+ 1 file changed, [0-9]+ CPUs" "$SCRATCH/edit-run.log"
 '
 
-test_expect_success "the build of the edit is not filed under stage-5: its image is untouched" '
-	expect_eq "$stage5_sum" "$(sha1sum <"$stage5/bzImage")" "stage-5 bzImage" &&
+test_expect_success "the build of the edit is not filed under stage-$last: its image is untouched" '
+	expect_eq "$newest_sum" "$(sha1sum <"$newest/bzImage")" "stage-$last bzImage" &&
 	edits=$("$KIT/build" --head --print-dir) &&
 	case "$edits" in */edits-*) ;; *) echo "edits image dir: $edits"; false ;; esac &&
 	test -f "$edits/bzImage"
@@ -71,11 +72,11 @@ test_expect_success "one file touched again rebuilds in under a minute" '
 	[ "$took" -lt 60 ] || { echo "Expected a one-file rebuild under 60 s, took $took s"; false; }
 '
 
-test_expect_success "make run, the tree still edited, boots the clean stage-5 and says so" '
+test_expect_success "make run, the tree still edited, boots the clean stage-$last and says so" '
 	type_in_guest | timeout 300 make -s -C "$KIT_ROOT" run >"$SCRATCH/stage-run.out" 2>&1
 	tr -d "\\r" <"$SCRATCH/stage-run.out" >"$SCRATCH/stage-run.log" &&
-	expect_grep "note: this is the kit.s clean stage-5; your edits to 1 file in .* are not in it \\(HEAD=1 builds and boots them" "$SCRATCH/stage-run.log" &&
-	expect_grep "^spinkit: Linux 6\\.1.*, stage-5 \\([0-9a-f]{12}\\), [0-9]+ CPUs" "$SCRATCH/stage-run.log" &&
+	expect_grep "note: this is the kit.s clean stage-$last; your edits to 1 file in .* are not in it \\(HEAD=1 builds and boots them" "$SCRATCH/stage-run.log" &&
+	expect_grep "^spinkit: Linux 6\\.1.*, stage-$last \\([0-9a-f]{12}\\), [0-9]+ CPUs" "$SCRATCH/stage-run.log" &&
 	! grep "a learner" "$SCRATCH/stage-run.log"
 '
 
