@@ -62,11 +62,22 @@ def main():
 def gnuplot(out, stem, size, settings, plots):
     """Draw PLOTS into OUT/STEM.png and .svg (PNG: weasyprint cannot draw
     gnuplot's SVG point markers in the handouts)."""
+    if not shutil.which("gnuplot"):
+        print("note: gnuplot is not installed, no plot (run: make deps)")
+        return
     for term, ext in ((f"pngcairo noenhanced size {size}", "png"),
                       (f"svg noenhanced size {size}", "svg")):
         script = "\n".join([f"set terminal {term}", f"set output '{stem}.{ext}'"]
                            + settings + ["plot " + ", ".join(plots), ""])
         subprocess.run(["gnuplot"], input=script, text=True, cwd=out, check=True)
+
+
+def lost_updates(rows):
+    """The last line of a report, and the exit status: 1 if any run lost
+    an update (two tasks were inside the lock at once)."""
+    lost = sum(r["lost"] for r in rows)
+    print(f"lost updates over all runs: {lost}")
+    return 1 if lost else 0
 
 
 def bench_report(out):
@@ -121,17 +132,11 @@ def bench_report(out):
               + f" {b['median_ops']:>9} ({b['min_ops']}-{b['max_ops']})".ljust(32)
               + f" {q['ratio']:>6} {str(a['median_cpu']) + '/' + str(b['median_cpu']):>12}"
               f" {a['median_spin']!s:>7}")
-    lost = sum(r["lost"] for r in rows)
-    print(f"lost updates over all runs: {lost}")
-
     plot(out, rows)
-    return 1 if lost else 0
+    return lost_updates(rows)
 
 
 def plot(out, rows):
-    if not shutil.which("gnuplot"):
-        print("note: gnuplot is not installed, no plot (run: make deps)")
-        return
     series = sorted({(r["smp"], r["mode"], r["feature"]) for r in rows})
     # one colour per (vCPUs, lock): solid with spinning, dashed without
     palette = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02"]
@@ -217,16 +222,11 @@ def stages_report(out):
             line += f"   {num(s['kit_ops']):>7} {num(s['kit_cpu']):>4}"
         shown.add(r["stage"])
         print(line)
-    lost = sum(r["lost"] for r in rows)
-    print(f"lost updates over all runs: {lost}")
     plot_stages(out, busy)
-    return 1 if lost else 0
+    return lost_updates(rows)
 
 
 def plot_stages(out, busy):
-    if not shutil.which("gnuplot"):
-        print("note: gnuplot is not installed, no plot (run: make deps)")
-        return
     plots = []
     for tasks in sorted({r["tasks"] for r in busy}):
         points = [r for r in busy if r["tasks"] == tasks and r["kit_over_m61"]]
