@@ -35,14 +35,13 @@ STAGE_COLUMNS = ["stage", "workload", "tasks", "kit_ops", "kit_cpu", "kit_spin",
                  "m61_worst_us", "kit_over_m61", "runs", "lost"]
 
 
-def read_raw(path):
+def read_raw(path, key):
+    """The runs of raw.txt, a list per KEY(run) (run: its key=value pairs)."""
     runs = defaultdict(list)
     for line in path.read_text().splitlines():
         kv = dict(f.split("=", 1) for f in line.split() if "=" in f)
-        if "ops" not in kv:
-            continue
-        key = (int(kv["smp"]), kv["mode"], int(kv["tasks"]), kv["feature"])
-        runs[key].append(kv)
+        if "ops" in kv:
+            runs[key(kv)].append(kv)
     return runs
 
 
@@ -81,7 +80,8 @@ def lost_updates(rows):
 
 
 def bench_report(out):
-    runs = read_raw(out / "raw.txt")
+    runs = read_raw(out / "raw.txt",
+                    lambda r: (int(r["smp"]), r["mode"], int(r["tasks"]), r["feature"]))
     if not runs:
         sys.exit(f"error: no benchmark results in {out / 'raw.txt'}")
 
@@ -161,21 +161,14 @@ def plot(out, rows):
 
 
 
-def median(vals):
-    return int(statistics.median(vals)) if vals else None
-
-
 def stages_report(out):
-    runs = defaultdict(list)
-    for line in (out / "raw.txt").read_text().splitlines():
-        kv = dict(f.split("=", 1) for f in line.split() if "=" in f)
-        if "ops" in kv:
-            runs[(int(kv["stage"]), kv["w"], int(kv["tasks"]), kv["mode"])].append(kv)
+    runs = read_raw(out / "raw.txt",
+                    lambda r: (int(r["stage"]), r["w"], int(r["tasks"]), r["mode"]))
     if not runs:
         sys.exit(f"error: no results in {out / 'raw.txt'}")
 
     def med(key, name):
-        return median([int(r[name]) for r in runs.get(key, []) if name in r])
+        return median_of(runs.get(key, []), name)
 
     def fairness(key):
         """median over the runs of the fewest ops of a task / the most"""
@@ -192,7 +185,7 @@ def stages_report(out):
             "kit_ops": kit_ops, "kit_cpu": med(k, "cpu"), "kit_spin": med(k, "spin"),
             "kit_tmin_over_tmax": fairness(k), "kit_worst_us": med(k, "worst_us"),
             "m61_ops": m_ops, "m61_cpu": med(m, "cpu"), "m61_worst_us": med(m, "worst_us"),
-            "kit_over_m61": f"{kit_ops / m_ops:.2f}" if kit_ops is not None and m_ops else "",
+            "kit_over_m61": f"{kit_ops / m_ops:.2f}" if kit_ops != "" and m_ops else "",
             "runs": len(runs[k]),
             "lost": sum(int(r.get("lost", 0)) for key in (k, m) for r in runs.get(key, [])),
         })
@@ -204,22 +197,19 @@ def stages_report(out):
     sleep = {r["stage"]: r for r in rows if r["workload"] == "sleep"}
     busy = [r for r in rows if r["workload"] == "busy"]
     def ms(us):
-        return "" if us is None else f"{us / 1000:.0f}"
-
-    def num(v):
-        return "" if v is None else str(v)
+        return "" if us == "" else f"{us / 1000:.0f}"
 
     print(f"{'':11}  {' kit mutex, owner busy ':-^39}  {' 6.1 mutex ':-^16}  {'':7}   {' asleep ':-^12}")
     print(f"{'stage':>5} {'tasks':>5}  {'kit ops/s':>9} {'cpu%':>4} {'spins':>7} {'min/max':>7}"
           f" {'worst ms':>8}  {'ops/s':>7} {'worst ms':>8}  {'kit/6.1':>7}   {'ops/s':>7} {'cpu%':>4}")
     shown = set()
     for r in busy:
-        line = (f"{r['stage']:>5} {r['tasks']:>5}  {num(r['kit_ops']):>9} {num(r['kit_cpu']):>4}"
-                f" {num(r['kit_spin']):>7} {r['kit_tmin_over_tmax']:>7} {ms(r['kit_worst_us']):>8}"
-                f"  {num(r['m61_ops']):>7} {ms(r['m61_worst_us']):>8}  {r['kit_over_m61']:>7}")
+        line = (f"{r['stage']:>5} {r['tasks']:>5}  {r['kit_ops']:>9} {r['kit_cpu']:>4}"
+                f" {r['kit_spin']:>7} {r['kit_tmin_over_tmax']:>7} {ms(r['kit_worst_us']):>8}"
+                f"  {r['m61_ops']:>7} {ms(r['m61_worst_us']):>8}  {r['kit_over_m61']:>7}")
         s = sleep.get(r["stage"])
         if s and r["stage"] not in shown:
-            line += f"   {num(s['kit_ops']):>7} {num(s['kit_cpu']):>4}"
+            line += f"   {s['kit_ops']:>7} {s['kit_cpu']:>4}"
         shown.add(r["stage"])
         print(line)
     plot_stages(out, busy)
