@@ -144,10 +144,7 @@ static unsigned long total_ops(int tasks)
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return now_ns() / 1e9;
 }
 
 /* Sleep until START + SECS on the monotonic clock. */
@@ -304,11 +301,11 @@ int main(int argc, char **argv)
 	elapsed = now() - start;
 	for (i = first_counted; i < tasks; i++) {
 		unsigned long o = slots[i].ops, t0 = slots[i].op_start_ns;
-		unsigned long w = slots[i].worst_ns;
+		unsigned long w = slots[i].worst_ns, waited = t0 ? now_ns() - t0 : 0;
 
 		/* a task starved to the end has waited since t0 */
-		if (t0 && now_ns() - t0 > w)
-			w = now_ns() - t0;
+		if (waited > w)
+			w = waited;
 		tmin = o < tmin ? o : tmin;
 		tmax = o > tmax ? o : tmax;
 		worst = w > worst ? w : worst;
