@@ -3,12 +3,12 @@
 # Each lab's scripted gdb path passes on its own stage, and fails on the
 # stage named in its wrong-stage file: the checks can fail.  Lab 3's
 # README, typed as a learner would (step 1, then race 2 from a fresh
-# boot), runs and shows what it promises.
+# boot), runs and shows what it promises; so does lab 7's stage-6 run.
 # time limit: 1200 s
 . "$(dirname "$0")/lib/tap.sh"
 
 labs=("$KIT_ROOT"/labs/[0-9][0-9]-*/)
-plan $((${#labs[@]} * 2 + 2))
+plan $((${#labs[@]} * 2 + 3))
 need_tree
 
 for dir in "${labs[@]}"; do
@@ -38,6 +38,20 @@ test_expect_success "lab 3's README, step 1 then race 2, typed in order: no gdb 
 test_expect_success "the same walk on stage-2 stops at the first command the stage lacks" '
 	! "$KIT/lab" 3 --walk '"$race2"' --stage 2 >"$SCRATCH/walk2.out" &&
 	grep -q "Function \"kit_mutex_spin_on_owner_naive\" not defined" "$SCRATCH/walk2.out"
+'
+
+# Lab 7's README prints a command that runs its workload on stage 6
+# without gdb.  Whichever way a round goes there (lab 7, "The same on
+# stage 6"), the guest shows it: a round in which CPU 0 was busy for O's
+# whole sleep, or a stall the watchdogs report.
+readme7=$(echo "$KIT_ROOT"/labs/07-*/README.md)
+test_expect_success "lab 7's stage-6 command, run as printed: CPU 0 spins through the owner's sleep, or the guest stalls" '
+	cmd=$(sed -n "s/^\(scripts\/boot --stage 6 .*\)$/\1/p" "$readme7") &&
+	test -n "$cmd" &&
+	{ (cd "$KIT_ROOT" && bash -c "$cmd") >"$SCRATCH/lab7-stage6.out" 2>&1 || true; } &&
+	grep -E "^round|stalls|soft lockup|error:" "$SCRATCH/lab7-stage6.out" &&
+	grep -q "^round 1: B (pid [0-9]*) asks for kit0" "$SCRATCH/lab7-stage6.out" &&
+	grep -E -q "busy (2[4-9][0-9]|3[0-9][0-9]) ticks|rcu_sched detected stalls|soft lockup - CPU#0" "$SCRATCH/lab7-stage6.out"
 '
 
 test_done
