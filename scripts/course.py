@@ -138,6 +138,15 @@ SKELETONS = {
             "\t\t * the lock.  course/ASSIGNMENT-6.md says more.\n"
             "\t\t */\n" r"\2"),
     ]),
+    7: ("prev", [
+        cut(CORE_C, r"\t/\*\n\t \* Only an online CPU has a runqueue to look at\..*?\*/\n",
+            "\t/*\n"
+            "\t * TODO(stage 7): what this test answers for an owner whose CPU\n"
+            "\t * is not online, as upstream 4b402210486c (\"mutex: Don't spin\n"
+            "\t * when the owner CPU is offline or other weird cases\") has it.\n"
+            "\t * course/ASSIGNMENT-7.md says more.\n"
+            "\t */\n"),
+    ]),
 }
 
 
