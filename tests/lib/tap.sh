@@ -24,17 +24,22 @@ plan() { echo "1..$1"; }
 # test_expect_success "SENTENCE" 'BODY': run BODY in a subshell.  Lines
 # the body prints that start with "# " (measured figures) are shown even
 # when it passes.
+# Each result is followed by the test's wall time, "# time: N s": the
+# suite's budget is spent test by test, and this says where.
 test_expect_success() {
-	local name=$1 body=$2 out
+	local name=$1 body=$2 out start
 	tap_count=$((tap_count + 1))
 	out=$SCRATCH/test-$tap_count.out
+	start=$(date +%s)
 	if (eval "$body") >"$out" 2>&1; then
 		echo "ok $tap_count - $name"
+		echo "# time: $(($(date +%s) - start)) s"
 		# a passing test's "# " lines are its figures: shown, as TAP comments
 		grep '^# ' "$out"
 	else
 		tap_failed=$((tap_failed + 1))
 		echo "not ok $tap_count - $name"
+		echo "# time: $(($(date +%s) - start)) s"
 		sed 's/^/#   /' "$out" | tail -40
 		echo "#   (test output: $out)"
 	fi
