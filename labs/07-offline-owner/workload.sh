@@ -3,7 +3,7 @@
 #   0.0 s  O, pinned to CPU 1, takes kit0 and sleeps 3 s holding it
 #   0.3 s  CPUs 1-3 go offline: only CPU 0 is left, and O, asleep, still
 #          points at CPU 1
-#   0.5 s  B (this shell, on CPU 0: echo is built in) asks for kit0
+#   then   B (this shell, on CPU 0: echo is built in) asks for kit0
 # At stage 7 B sleeps until O unlocks.  At stage 6 B spins with preemption
 # off on the one CPU that could run O's wake-up: the guest stalls, for 3 s
 # or for good.  It starts 2 s after gdb lets the guest run, and repeats,
