@@ -41,9 +41,9 @@ test_expect_success "the same walk on stage-2 stops at the first command the sta
 '
 
 # Lab 7's README, and stage 7's handout, print a command that runs the
-# lab's workload on stage 6 without gdb.  Whichever way a round goes there (lab 7, "The same on
-# stage 6"), the guest shows it: a round in which CPU 0 was busy for O's
-# whole sleep, or a stall the watchdogs report.
+# lab's workload on stage 6 without gdb.  Whichever way a round goes there
+# (lab 7, "The same on stage 6"), the guest shows it: a round in which
+# CPU 0 was busy for O's whole sleep, or a stall the watchdogs report.
 readme7=$(echo "$KIT_ROOT"/labs/07-*/README.md)
 test_expect_success "lab 7's stage-6 command, run as printed: CPU 0 spins through the owner's sleep, or the guest stalls" '
 	cmd=$(sed -n "s/^\(scripts\/boot --stage 6 .*\)$/\1/p" "$readme7") &&
