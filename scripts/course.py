@@ -147,6 +147,15 @@ SKELETONS = {
             "\t * course/ASSIGNMENT-7.md says more.\n"
             "\t */\n"),
     ]),
+    8: ("prev", [
+        cut(CORE_C, r"\t\t/\* Owner changed: let the caller re-assess\. \*/\n",
+            "\t\t/*\n"
+            "\t\t * TODO(stage 8): what to answer when the owner changed, as\n"
+            "\t\t * upstream 9d0f4dcc5c4d (\"mutex: Improve the scalability of\n"
+            "\t\t * optimistic spinning\") has it.  course/ASSIGNMENT-8.md says\n"
+            "\t\t * more.\n"
+            "\t\t */\n"),
+    ]),
 }
 
 
