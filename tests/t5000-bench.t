@@ -76,7 +76,7 @@ test_expect_success "with contention the spin counter rises under OWNER_SPIN and
 	{ [ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 with OWNER_SPIN, got ${on:-none}"; exit 1; }; }
 '
 
-# As handouts/11-benchmark.md prints it: the results go to results/ in the
+# As handouts/21-benchmark.md prints it: the results go to results/ in the
 # kit, which the test removes afterwards.
 make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" bench-stages QUICK=1 >"$SCRATCH/stages.out" 2>&1
 stages_rc=$?
