@@ -3,12 +3,13 @@
 # Each lab's scripted gdb path passes on its own stage, and fails on the
 # stage named in its wrong-stage file: the checks can fail.  Lab 3's
 # README, typed as a learner would (step 1, then race 2 from a fresh
-# boot), runs and shows what it promises; so does lab 7's stage-6 run.
+# boot), runs and shows what it promises; so does lab 7's stage-6 run,
+# and lab 9's answers' claim that lab 7's check passes on stage 9.
 # time limit: 1200 s
 . "$(dirname "$0")/lib/tap.sh"
 
 labs=("$KIT_ROOT"/labs/[0-9][0-9]-*/)
-plan $((${#labs[@]} * 2 + 3))
+plan $((${#labs[@]} * 2 + 4))
 need_tree
 
 for dir in "${labs[@]}"; do
@@ -57,6 +58,16 @@ test_expect_success "lab 7's stage-6 command, run as printed: CPU 0 spins throug
 		# or a round in which CPU 0 was busy 80% of B'"'"'s wait, or more
 		awk '"'"'/^round [0-9]+: B got kit0 after/ { w = $7 * 100; if ($12 + 0 >= 0.8 * w) n++ } END { exit !n }'"'"' \
 			"$SCRATCH/lab7-stage6.out"; }
+'
+
+# Stage 9 dropped stage 7's online test: lab 9's instructor notes say, and
+# print the command that shows, that lab 7's check still passes there.
+test_expect_success "lab 7's check passes on stage 9, as lab 9's answers print it" '
+	cmd=$(grep -o "make lab-check LAB=7 STAGE=9" "$KIT_ROOT"/labs/09-*/INSTRUCTOR.md) &&
+	test -n "$cmd" &&
+	(cd "$KIT_ROOT" && $cmd KIT_WORK="$KIT_WORK") >"$SCRATCH/lab7-stage9.out" 2>&1 ||
+		{ cat "$SCRATCH/lab7-stage9.out"; exit 1; }
+	grep -q "lab 7 check passed on stage-9" "$SCRATCH/lab7-stage9.out"
 '
 
 test_done

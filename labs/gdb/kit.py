@@ -119,12 +119,15 @@ stage 2 on."""
 
 
 class KitOwnerRunning(gdb.Command):
-    """Tell whether a kit mutex's owner is running: rq->curr on its CPU.
+    """Tell whether a kit mutex's owner is running: rq->curr on its CPU,
+and the owner's own on_cpu flag.
 
 Usage: kit-owner-running EXPR
 
-This is the question kit_mutex_spin_on_owner() asks (stage 4): a spinner
-keeps spinning only while the answer is yes."""
+This is the question kit_mutex_spin_on_owner() asks: a spinner keeps
+spinning only while the answer is yes.  Stages 4-8 ask the runqueue
+(rq->curr); from stage 9 on the helper reads owner->on_cpu, which stays
+1 until a switch away from the owner is complete."""
 
     def __init__(self):
         super(KitOwnerRunning, self).__init__("kit-owner-running", gdb.COMMAND_DATA)
@@ -145,6 +148,7 @@ keeps spinning only while the answer is yes."""
         else:
             gdb.write("no: {} last ran on CPU {}, where rq->curr is {}\n".format(
                 _task_str(owner), cpu, _task_str(curr)))
+        gdb.write("owner->on_cpu: {}\n".format(int(owner["on_cpu"])))
 
 
 class KitSpinners(gdb.Command):
