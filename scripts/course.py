@@ -156,6 +156,15 @@ SKELETONS = {
             "\t\t * more.\n"
             "\t\t */\n"),
     ]),
+    9: ("prev", [
+        cut(CORE_C, r"\t\t/\* Is that owner really running on that CPU\? \*/\n",
+            "\t\t/*\n"
+            "\t\t * TODO(stage 9): ask the owner whether it runs, not its CPU's\n"
+            "\t\t * runqueue, as upstream c6eb3dda2589 (\"mutex: Use p->on_cpu\n"
+            "\t\t * for the adaptive spin\") has it.  course/ASSIGNMENT-9.md says\n"
+            "\t\t * more.\n"
+            "\t\t */\n"),
+    ]),
 }
 
 
