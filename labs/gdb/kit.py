@@ -3,7 +3,7 @@
 # spinkit's gdb helpers, on top of the kernel's own gdb scripts (lx-*):
 #
 #   kit-mutex EXPR          a kit mutex: count, owner, waiters
-#   kit-owner-running EXPR  is the owner rq->curr on its CPU?
+#   kit-owner-running EXPR  is the owner rq->curr on its CPU? its on_cpu?
 #   kit-spinners            which vCPUs are in the kit mutex slow path
 #   kit-run-for SECONDS     let the guest run that long, then stop it
 #   kit-spin-watch SECONDS  run that long, or until a CPU spins on an owner
