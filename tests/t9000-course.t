@@ -65,7 +65,7 @@ for n in $(seq 1 "$KIT_LAST_STAGE"); do
 	'
 done
 
-test_expect_success "a student kit for assignment 3 holds no line of the answers to stages 3 on, and no key" '
+test_expect_success "a student kit for assignment 3 holds no line of the answers to stages 3 on, no later stage's handout, and no key" '
 	"$KIT/student-kit" "$SCRATCH/students" 3 >"$SCRATCH/students.out" &&
 	for s in $(seq 3 "$KIT_LAST_STAGE"); do course answer $s; done >"$SCRATCH/answers" &&
 	test -s "$SCRATCH/answers" &&
@@ -84,6 +84,8 @@ test_expect_success "a student kit for assignment 3 holds no line of the answers
 	sys.exit(1 if leaks else 0)
 	PY
 	test -z "$(find "$SCRATCH/students" -name INSTRUCTOR.md -o -name "[3-9]-*.patch" -path "*stages*")" &&
+	test -z "$(find "$SCRATCH/students/handouts" -name "*-stage-[4-9].md" -o -name "*-stage-[1-9][0-9].md")" &&
+	test -z "$(find "$SCRATCH/students/stages" -name "[1-9][0-9]-*.patch")" &&
 	test ! -e "$SCRATCH/students/scripts/bisect_exercise.py" &&
 	test -f "$SCRATCH/students/course/skeletons/3-skeleton.patch"
 '
