@@ -185,14 +185,16 @@ BUGS = [
         "nothing fails, but the kit mutex is much slower than 6.1's mutex",
         "perf"),
     Bug("sleeper-spin", "silent waste", 4,
+        # stages 4-8 ask the owner's runqueue, stage 9 on the owner's on_cpu
         Edit("kernel/sched/core.c",
-             r"if \(rcu_access_pointer\(rq->curr\) != owner \|\| "
-             r"need_resched\(\)\) \{",
+             r"if \((?:rcu_access_pointer\(rq->curr\) != owner|"
+             r"!READ_ONCE\(owner->on_cpu\)) \|\| need_resched\(\)\) \{",
              "if (need_resched()) {"),
-        "sched: stop asking the runqueue while spinning on a kit mutex",
-        "Reading rq->curr of another CPU on every turn of the spin loop pulls\n"
-        "its cache line over and over.  need_resched() alone keeps a spinner\n"
-        "from hogging its CPU, and the owner's release ends the spin anyway.\n",
+        "sched: stop asking whether the owner runs while spinning on a kit mutex",
+        "Asking on every turn of the spin loop whether the owner runs reads a\n"
+        "cache line that the owner's CPU writes, over and over.  need_resched()\n"
+        "alone keeps a spinner from hogging its CPU, and the owner's release\n"
+        "ends the spin anyway.\n",
         "nothing fails and throughput holds, but the guest burns CPU while "
         "a lock's owner sleeps",
         "cpu"),
