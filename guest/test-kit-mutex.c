@@ -29,6 +29,8 @@
  * end.  Each operation reads the clock twice, outside the lock.  The
  * last line repeats the figures for scripts:
  * "result: ops=N cpu=N [fast=N spin=N ...] tmin=N tmax=N worst_us=N [lost=N]".
+ * The kit's counters are those of /sys/kernel/debug/kit_mutex/stats, the
+ * spin loop's among them (watch, crowd, miss: see kit_mutex_debugfs.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +47,7 @@
 #define MAX_TASKS	64
 #define KIT_DIR		"/sys/kernel/debug/kit_mutex"
 #define V_DIR		"/tmp/test-kit-mutex.d"
+#define NSTATS		8	/* the kit's counters, as kit_mutex_debugfs.c names them */
 
 struct slot {
 	volatile unsigned long ops;
@@ -219,14 +222,16 @@ static void write_file(const char *path, const char *s)
 
 int main(int argc, char **argv)
 {
-	static const char * const stat_names[] = { "fast", "spin", "grab", "slow", "sleep" };
-	unsigned long before[5], prev = 0, now_ops, ops, rate;
+	static const char * const stat_names[] = {
+		"fast", "spin", "grab", "slow", "sleep", "watch", "crowd", "miss",
+	};
+	unsigned long before[NSTATS], prev = 0, now_ops, ops, rate;
 	unsigned long tmin = ~0UL, tmax = 0, worst = 0;
 	double start, elapsed;
 	unsigned long long busy0, total0, busy1, total1, cpu;
 	unsigned int loops = 2000, sleep_us = 0, hold_ms = 0;
 	const char *lock = NULL;
-	char lockfile[128], cmd[64], hold_cmd[64], result[256];
+	char lockfile[128], cmd[64], hold_cmd[64], result[320];
 	pid_t pids[MAX_TASKS];
 	int tasks, seconds, i, n, opt, status, failed = 0;
 	char mode;
@@ -285,7 +290,7 @@ int main(int argc, char **argv)
 			       hold_ms && i == 0 ? hold_ms : 0);
 	}
 	/* The workers wait for the flag: the clocks start when they do. */
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < NSTATS; i++)
 		before[i] = kit_stat(stat_names[i]);
 	cpu_times(&busy0, &total0);
 	start = now();
@@ -327,7 +332,7 @@ int main(int argc, char **argv)
 	printf("cpu busy: %llu%%\n", cpu);
 	if (mode == 'K') {
 		printf("kit acquisitions:");
-		for (i = 0; i < 5; i++) {
+		for (i = 0; i < NSTATS; i++) {
 			unsigned long d = kit_stat(stat_names[i]) - before[i];
 
 			printf(" %s=%lu", stat_names[i], d);
