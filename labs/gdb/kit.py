@@ -24,6 +24,7 @@ SLOWPATH_FUNCS = {
     "__kit_mutex_lock_common": "lock slow path",
     "kit_mutex_spin_on_owner": "spinning on the owner",
     "kit_mutex_spin_on_owner_naive": "spinning on the owner (naive)",
+    "kit_mspin_lock": "queued to spin",
     "__kit_mutex_lock_slowpath": "lock slow path",
     "__kit_mutex_unlock_slowpath": "unlock slow path",
 }
@@ -157,7 +158,10 @@ class KitSpinners(gdb.Command):
 Usage: kit-spinners
 
 Looks at the innermost frames of every vCPU (one gdb thread each under
-QEMU) for the kit mutex slow-path functions."""
+QEMU) for the kit mutex slow-path functions.  When two or more vCPUs are
+there, a last line counts them by what they do: from stage 10 on, one
+spins on the owner and the others wait their turn in the spinners'
+queue."""
 
     def __init__(self):
         super(KitSpinners, self).__init__("kit-spinners", gdb.COMMAND_DATA)
@@ -165,6 +169,7 @@ QEMU) for the kit mutex slow-path functions."""
     def invoke(self, arg, from_tty):
         selected = gdb.selected_thread()
         found = 0
+        doing = {}
         try:
             for thread in sorted(gdb.selected_inferior().threads(), key=lambda t: t.num):
                 thread.switch()
@@ -176,6 +181,7 @@ QEMU) for the kit mutex slow-path functions."""
                         gdb.write("vCPU {} (thread {}): {} in {}\n".format(
                             thread.num - 1, thread.num, SLOWPATH_FUNCS[name], name))
                         found += 1
+                        doing[SLOWPATH_FUNCS[name]] = doing.get(SLOWPATH_FUNCS[name], 0) + 1
                         break
                     frame = frame.older()
                     depth += 1
@@ -183,6 +189,9 @@ QEMU) for the kit mutex slow-path functions."""
             selected.switch()
         if not found:
             gdb.write("no vCPU is in the kit mutex slow path\n")
+        elif found > 1:
+            gdb.write("{} vCPUs: {}\n".format(found, ", ".join(
+                "{} {}".format(n, what) for what, n in sorted(doing.items()))))
 
 
 class KitRunFor(gdb.Command):
@@ -307,8 +316,55 @@ long a spinner would have lasted before giving up."""
             what, running, "" if running == 1 else "s", self.FUNC))
 
 
+class KitRunToSpin(gdb.Command):
+    """Let the guest run until a task spins in the kit mutex slow path.
+
+Usage: kit-run-to-spin SECONDS
+
+Puts a hardware breakpoint on every 'pause' (cpu_relax()) in
+kit_mutex_spin_on_owner() and, from stage 10 on, kit_mspin_lock(), lets
+the guest run for at most SECONDS, and says which vCPU reached one first,
+and in which function.  With scheduler-locking on, only the selected vCPU
+runs: that moves one locker to where it spins while the others stay
+frozen, and stops it within microseconds of guest time, before a timer
+interrupt can find a frozen vCPU in the middle of updating the clock."""
+
+    FUNCS = ("kit_mutex_spin_on_owner", "kit_mspin_lock")
+
+    def __init__(self):
+        super(KitRunToSpin, self).__init__("kit-run-to-spin", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        secs = _seconds(arg, "kit-run-to-spin")
+        bps = []
+        try:
+            for func in self.FUNCS:
+                try:
+                    code = gdb.execute("disassemble " + func, to_string=True)
+                except gdb.error:
+                    continue  # a stage before the function existed
+                for a in re.findall(r"^\s*(?:=>)?\s*(0x[0-9a-f]+) <\+\d+>:\s+pause\b", code, re.M):
+                    bp = gdb.Breakpoint("*" + a, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
+                    bp.silent = True
+                    bps.append((func, bp))
+            if not bps:
+                raise gdb.GdbError("no 'pause' in {}: nothing spins".format(" or ".join(self.FUNCS)))
+            timed_out = _run_for(secs)
+            hit = [func for func, bp in bps if bp.hit_count]
+        finally:
+            for _, bp in bps:
+                bp.delete()
+        if hit:
+            gdb.write("vCPU {}: at the 'pause' in {}\n".format(
+                gdb.selected_thread().num - 1, hit[0]))
+        else:
+            gdb.write("no spinning {}\n".format(
+                "in {:g} s".format(secs) if timed_out else "so far (the guest stopped early)"))
+
+
 KitMutex()
 KitOwnerRunning()
 KitSpinners()
 KitRunFor()
 KitSpinWatch()
+KitRunToSpin()
