@@ -165,6 +165,16 @@ SKELETONS = {
             "\t\t * more.\n"
             "\t\t */\n"),
     ]),
+    10: ("prev", [
+        cut(KIT_C, r"^(?=\tkit_mutex_watch\(\);\n\tfor \(;;\) \{\n)",
+            "\t/*\n"
+            "\t * TODO(stage 10): queue the spinners on an MCS lock, so that one\n"
+            "\t * at a time watches the owner and tries the count, as upstream\n"
+            "\t * 2bd2c92cf07c (\"mutex: Queue mutex spinners with MCS lock to\n"
+            "\t * reduce cacheline contention\") has it.  course/ASSIGNMENT-10.md\n"
+            "\t * says more.\n"
+            "\t */\n"),
+    ]),
 }
 
 
