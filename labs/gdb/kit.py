@@ -20,6 +20,8 @@ try:
 except ImportError:  # the lx- scripts are not loaded
     cpus = lists = None
 
+X86_EFLAGS_IF = 0x200  # interrupts enabled
+
 SLOWPATH_FUNCS = {
     "__kit_mutex_lock_common": "lock slow path",
     "kit_mutex_spin_on_owner": "spinning on the owner",
@@ -326,8 +328,10 @@ kit_mutex_spin_on_owner() and, from stage 10 on, kit_mspin_lock(), lets
 the guest run for at most SECONDS, and says which vCPU reached one first,
 and in which function.  With scheduler-locking on, only the selected vCPU
 runs: that moves one locker to where it spins while the others stay
-frozen, and stops it within microseconds of guest time, before a timer
-interrupt can find a frozen vCPU in the middle of updating the clock."""
+frozen.  The selected vCPU runs with interrupts held off (its IF flag
+cleared, and restored when it stops): a timer interrupt there would read
+the clock, and wait for ever if a frozen vCPU was stopped in the middle
+of updating it.  Interrupts pending meanwhile arrive once all run again."""
 
     FUNCS = ("kit_mutex_spin_on_owner", "kit_mspin_lock")
 
@@ -349,7 +353,17 @@ interrupt can find a frozen vCPU in the middle of updating the clock."""
                     bps.append((func, bp))
             if not bps:
                 raise gdb.GdbError("no 'pause' in {}: nothing spins".format(" or ".join(self.FUNCS)))
-            timed_out = _run_for(secs)
+            thread = gdb.selected_thread()
+            eflags = int(gdb.parse_and_eval("$eflags"))
+            gdb.execute("set $eflags = {}".format(eflags & ~X86_EFLAGS_IF))
+            try:
+                timed_out = _run_for(secs)
+            finally:
+                now = gdb.selected_thread()
+                thread.switch()
+                flags = int(gdb.parse_and_eval("$eflags"))
+                gdb.execute("set $eflags = {}".format(flags | (eflags & X86_EFLAGS_IF)))
+                now.switch()
             hit = [func for func, bp in bps if bp.hit_count]
         finally:
             for _, bp in bps:
