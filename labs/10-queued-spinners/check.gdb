@@ -4,7 +4,7 @@
 # then run only the second one's vCPU until it spins: the owner and the
 # first spinner stay as they were.  Stage 10 queues the second behind the
 # first, in kit_mspin_lock(); stage 9 has no queue: it watches the owner
-# too, and the gauge says 2.
+# too, and the gauge says 2.  Then the queue must drain.
 hbreak kit_ctl_hold
 kit-run-for 20
 delete
@@ -18,4 +18,12 @@ echo == the second locker's vCPU alone, until it spins\n
 kit-spinners
 print kit_mutex_watchers.counter
 set scheduler-locking off
+# Let all run to the next round's hold: both lockers have had kit0 and
+# left the queue, which is empty again (a head that never handed over
+# would keep its successor spinning, and the round from ending).
+hbreak kit_ctl_hold
+kit-run-for 20
+delete
+echo == the next round's hold: the spinners' queue is empty\n
+print kit_ctl_locks[0].kit.spin_mlock == 0
 detach

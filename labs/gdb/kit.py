@@ -7,6 +7,8 @@
 #   kit-spinners            which vCPUs are in the kit mutex slow path
 #   kit-run-for SECONDS     let the guest run that long, then stop it
 #   kit-spin-watch SECONDS  run that long, or until a CPU spins on an owner
+#   kit-run-to-spin SECONDS run (one vCPU, under scheduler-locking) until a
+#                           task spins on the owner or in the spinners' queue
 #
 # scripts/gdb loads this file after vmlinux-gdb.py.
 
@@ -177,7 +179,7 @@ queue."""
                 thread.switch()
                 frame = gdb.newest_frame()
                 depth = 0
-                while frame is not None and depth < 6:
+                while frame is not None and depth < 12:
                     name = frame.name()
                     if name in SLOWPATH_FUNCS:
                         gdb.write("vCPU {} (thread {}): {} in {}\n".format(
@@ -369,8 +371,13 @@ of updating it.  Interrupts pending meanwhile arrive once all run again."""
             for _, bp in bps:
                 bp.delete()
         if hit:
+            # where the selected vCPU stopped, not merely a pause some
+            # vCPU reached: cpu_relax() is an inline frame of its caller
+            frame = gdb.selected_frame()
+            while frame is not None and frame.name() not in self.FUNCS:
+                frame = frame.older()
             gdb.write("vCPU {}: at the 'pause' in {}\n".format(
-                gdb.selected_thread().num - 1, hit[0]))
+                gdb.selected_thread().num - 1, frame.name() if frame else hit[0]))
         else:
             gdb.write("no spinning {}\n".format(
                 "in {:g} s".format(secs) if timed_out else "so far (the guest stopped early)"))
