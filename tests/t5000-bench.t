@@ -4,11 +4,13 @@
 # scripts/bench matrix writes its CSV files, a valid PNG and SVG, with the
 # spin counter rising under OWNER_SPIN only.  make bench-stages QUICK=1,
 # as the benchmark handout prints it, has a row for every stage and shows
-# what the stages change.  The guest helpers refuse bad arguments.
+# what the stages change.  The guest helpers refuse bad arguments.  On 4
+# vCPUs, stage 9's spinners start watching the owner beside one another,
+# and stage 10's, queued, never do.
 # time limit: 900 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 9
+plan 10
 need_tree
 built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
 # scripts/bench boots the newest stage
@@ -103,6 +105,19 @@ test_expect_success "bench-stages shows the stages: stage 3 burns CPU on a sleep
 	{ [ "$c5" -le 80 ] || { echo "Expected stage 5 at most 80% busy with 4 tasks"; exit 1; }; } &&
 	{ [ "$c6" -ge 90 ] || { echo "Expected stage 6 at least 90% busy with 4 tasks"; exit 1; }; }
 '
+
+# Assignment 10 and stage 10's handout print this run: crowd=0 with the
+# spinners' queue.  Two vCPUs hardly ever have two spinners; four do.
+test_expect_success "test-kit-mutex K 8 2 on 4 vCPUs: spinners start watching beside another on stage 9, never on stage 10" '
+	built 9 && built 10 &&
+	cmd=$(grep -o "test-kit-mutex K 8 2" "$KIT_ROOT/course/ASSIGNMENT-10.md") &&
+	guest crowd9 --stage 9 --smp 4 --cmd "$cmd | grep ^result:" &&
+	guest crowd10 --stage 10 --smp 4 --cmd "$cmd | grep ^result:" &&
+	grep "^result:" "$SCRATCH/crowd9.log" "$SCRATCH/crowd10.log" &&
+	grep -q "^result: .* watch=[1-9][0-9]* crowd=[1-9][0-9]* .*lost=0" "$SCRATCH/crowd9.log" &&
+	grep -q "^result: .* watch=[1-9][0-9]* crowd=0 .*lost=0" "$SCRATCH/crowd10.log"
+'
+
 case "$stages_dir" in "$KIT_ROOT"/results/stages-*) rm -rf "$stages_dir" ;; esac
 rmdir "$KIT_ROOT/results" 2>/dev/null || true
 
