@@ -244,6 +244,19 @@ def _run_for(secs):
     return state["fired"]
 
 
+def _pauses(func):
+    """Addresses of the 'pause' instructions (cpu_relax()) in FUNC: where a
+    spinner turns.  Raises gdb.error when the kernel has no FUNC."""
+    code = gdb.execute("disassemble " + func, to_string=True)
+    return re.findall(r"^\s*(?:=>)?\s*(0x[0-9a-f]+) <\+\d+>:\s+pause\b", code, re.M)
+
+
+def _silent_hbreak(addr):
+    bp = gdb.Breakpoint("*" + addr, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
+    bp.silent = True
+    return bp
+
+
 class _SpinOnOwnerCall(gdb.Breakpoint):
     """Counts calls of kit_mutex_spin_on_owner() made while the owner runs,
     without stopping the guest."""
@@ -286,10 +299,9 @@ long a spinner would have lasted before giving up."""
         secs = _seconds(arg, "kit-spin-watch")
         _need_lx()
         try:
-            code = gdb.execute("disassemble " + self.FUNC, to_string=True)
+            pauses = _pauses(self.FUNC)
         except gdb.error as e:
             raise gdb.GdbError("{}: {}".format(self.FUNC, e))
-        pauses = re.findall(r"^\s*(?:=>)?\s*(0x[0-9a-f]+) <\+\d+>:\s+pause\b", code, re.M)
         if not pauses:
             raise gdb.GdbError("no 'pause' (cpu_relax()) in {}: it never spins".format(self.FUNC))
         calls = None
@@ -297,9 +309,7 @@ long a spinner would have lasted before giving up."""
         try:
             calls = _SpinOnOwnerCall(self.FUNC)
             for a in pauses:
-                bp = gdb.Breakpoint("*" + a, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
-                bp.silent = True
-                pause_bps.append(bp)
+                pause_bps.append(_silent_hbreak(a))
             timed_out = _run_for(secs)
             spun = any(bp.hit_count for bp in pause_bps)
             running = calls.owner_running
@@ -346,13 +356,11 @@ of updating it.  Interrupts pending meanwhile arrive once all run again."""
         try:
             for func in self.FUNCS:
                 try:
-                    code = gdb.execute("disassemble " + func, to_string=True)
+                    pauses = _pauses(func)
                 except gdb.error:
                     continue  # a stage before the function existed
-                for a in re.findall(r"^\s*(?:=>)?\s*(0x[0-9a-f]+) <\+\d+>:\s+pause\b", code, re.M):
-                    bp = gdb.Breakpoint("*" + a, type=gdb.BP_HARDWARE_BREAKPOINT, internal=True)
-                    bp.silent = True
-                    bps.append((func, bp))
+                for a in pauses:
+                    bps.append((func, _silent_hbreak(a)))
             if not bps:
                 raise gdb.GdbError("no 'pause' in {}: nothing spins".format(" or ".join(self.FUNCS)))
             thread = gdb.selected_thread()
