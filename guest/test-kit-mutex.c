@@ -47,7 +47,6 @@
 #define MAX_TASKS	64
 #define KIT_DIR		"/sys/kernel/debug/kit_mutex"
 #define V_DIR		"/tmp/test-kit-mutex.d"
-#define NSTATS		8	/* the kit's counters, as kit_mutex_debugfs.c names them */
 
 struct slot {
 	volatile unsigned long ops;
@@ -220,11 +219,14 @@ static void write_file(const char *path, const char *s)
 	close(fd);
 }
 
+/* the kit's counters, as kit_mutex_debugfs.c names them */
+static const char * const stat_names[] = {
+	"fast", "spin", "grab", "slow", "sleep", "watch", "crowd", "miss",
+};
+#define NSTATS	((int)(sizeof(stat_names) / sizeof(stat_names[0])))
+
 int main(int argc, char **argv)
 {
-	static const char * const stat_names[] = {
-		"fast", "spin", "grab", "slow", "sleep", "watch", "crowd", "miss",
-	};
 	unsigned long before[NSTATS], prev = 0, now_ops, ops, rate;
 	unsigned long tmin = ~0UL, tmax = 0, worst = 0;
 	double start, elapsed;
