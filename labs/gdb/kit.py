@@ -9,6 +9,10 @@
 #   kit-spin-watch SECONDS  run that long, or until a CPU spins on an owner
 #   kit-run-to-spin SECONDS run (one vCPU, under scheduler-locking) until a
 #                           task spins on the owner or in the spinners' queue
+#   kit-need-resched        tell the task on the selected vCPU to reschedule
+#   kit-run-to-return SECONDS
+#                           run (one vCPU, under scheduler-locking) until the
+#                           innermost kit function on its stack returns
 #
 # scripts/gdb loads this file after vmlinux-gdb.py.
 
@@ -23,12 +27,14 @@ except ImportError:  # the lx- scripts are not loaded
     cpus = lists = None
 
 X86_EFLAGS_IF = 0x200  # interrupts enabled
+TIF_NEED_RESCHED = 3  # arch/x86/include/asm/thread_info.h, 6.1
 
 SLOWPATH_FUNCS = {
     "__kit_mutex_lock_common": "lock slow path",
     "kit_mutex_spin_on_owner": "spinning on the owner",
     "kit_mutex_spin_on_owner_naive": "spinning on the owner (naive)",
     "kit_mspin_lock": "queued to spin",
+    "kit_osq_lock": "queued to spin",
     "__kit_mutex_lock_slowpath": "lock slow path",
     "__kit_mutex_unlock_slowpath": "unlock slow path",
 }
@@ -244,6 +250,25 @@ def _run_for(secs):
     return state["fired"]
 
 
+def _run_alone_for(secs):
+    """_run_for() with the selected vCPU's interrupts held off, for the
+    commands that run one vCPU under scheduler-locking: a timer interrupt
+    there would read the clock, and wait for ever if a frozen vCPU was
+    stopped in the middle of updating it.  IF is restored on that vCPU
+    when it stops; interrupts pending meanwhile arrive once all run."""
+    thread = gdb.selected_thread()
+    eflags = int(gdb.parse_and_eval("$eflags"))
+    gdb.execute("set $eflags = {}".format(eflags & ~X86_EFLAGS_IF))
+    try:
+        return _run_for(secs)
+    finally:
+        now = gdb.selected_thread()
+        thread.switch()
+        flags = int(gdb.parse_and_eval("$eflags"))
+        gdb.execute("set $eflags = {}".format(flags | (eflags & X86_EFLAGS_IF)))
+        now.switch()
+
+
 def _pauses(func):
     """Addresses of the 'pause' instructions (cpu_relax()) in FUNC: where a
     spinner turns.  Raises gdb.error when the kernel has no FUNC."""
@@ -336,7 +361,8 @@ class KitRunToSpin(gdb.Command):
 Usage: kit-run-to-spin SECONDS
 
 Puts a hardware breakpoint on every 'pause' (cpu_relax()) in
-kit_mutex_spin_on_owner() and, from stage 10 on, kit_mspin_lock(), lets
+kit_mutex_spin_on_owner() and in the spinners' queue (stage 10's
+kit_mspin_lock(), kit_osq_lock() from stage 11 on), lets
 the guest run for at most SECONDS, and says which vCPU reached one first,
 and in which function.  With scheduler-locking on, only the selected vCPU
 runs: that moves one locker to where it spins while the others stay
@@ -345,7 +371,7 @@ cleared, and restored when it stops): a timer interrupt there would read
 the clock, and wait for ever if a frozen vCPU was stopped in the middle
 of updating it.  Interrupts pending meanwhile arrive once all run again."""
 
-    FUNCS = ("kit_mutex_spin_on_owner", "kit_mspin_lock")
+    FUNCS = ("kit_mutex_spin_on_owner", "kit_mspin_lock", "kit_osq_lock")
 
     def __init__(self):
         super(KitRunToSpin, self).__init__("kit-run-to-spin", gdb.COMMAND_RUNNING)
@@ -363,17 +389,7 @@ of updating it.  Interrupts pending meanwhile arrive once all run again."""
                     bps.append((func, _silent_hbreak(a)))
             if not bps:
                 raise gdb.GdbError("no 'pause' in {}: nothing spins".format(" or ".join(self.FUNCS)))
-            thread = gdb.selected_thread()
-            eflags = int(gdb.parse_and_eval("$eflags"))
-            gdb.execute("set $eflags = {}".format(eflags & ~X86_EFLAGS_IF))
-            try:
-                timed_out = _run_for(secs)
-            finally:
-                now = gdb.selected_thread()
-                thread.switch()
-                flags = int(gdb.parse_and_eval("$eflags"))
-                gdb.execute("set $eflags = {}".format(flags | (eflags & X86_EFLAGS_IF)))
-                now.switch()
+            timed_out = _run_alone_for(secs)
             hit = [func for func, bp in bps if bp.hit_count]
         finally:
             for _, bp in bps:
@@ -391,9 +407,106 @@ of updating it.  Interrupts pending meanwhile arrive once all run again."""
                 "in {:g} s".format(secs) if timed_out else "so far (the guest stopped early)"))
 
 
+class KitNeedResched(gdb.Command):
+    """Tell the task running on the selected vCPU that it must reschedule.
+
+Usage: kit-need-resched
+
+Sets TIF_NEED_RESCHED in the task's thread_info flags, as the scheduler
+does when the task's time slice is over or a task that should run first
+wakes up on its CPU.  need_resched() is then true for that task, and
+every spin loop in the kit mutex gives up at its next check of it: a
+lab makes at the moment it chooses what the guest would do at a moment
+of its own.  The task clears the flag itself, when it next schedules."""
+
+    def __init__(self):
+        super(KitNeedResched, self).__init__("kit-need-resched", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        _need_lx()
+        task = gdb.parse_and_eval("$lx_current()").address
+        flags = int(task["thread_info"]["flags"])
+        gdb.execute("set var ((struct task_struct *){:#x})->thread_info.flags = {:#x}".format(
+            int(task), flags | (1 << TIF_NEED_RESCHED)))
+        gdb.write("{} on vCPU {}: need_resched() is true\n".format(
+            _task_str(task), gdb.selected_thread().num - 1))
+
+
+def _return_value(func_type):
+    """What a function of type FUNC_TYPE just returned, read from rax, as
+    text: the x86-64 ABI returns integers and pointers there."""
+    rtype = func_type.target().strip_typedefs() if func_type.target() else None
+    if rtype is None or rtype.code == gdb.TYPE_CODE_VOID:
+        return None
+    rax = int(gdb.parse_and_eval("$rax")) & 0xffffffffffffffff
+    if rtype.code == gdb.TYPE_CODE_BOOL:
+        return "true" if rax & 0xff else "false"
+    if rtype.code == gdb.TYPE_CODE_INT and rtype.sizeof < 8:
+        bits = 8 * rtype.sizeof
+        rax &= (1 << bits) - 1
+        if rtype.is_signed and rax >> (bits - 1):
+            rax -= 1 << bits
+        return str(rax)
+    return "{:#x}".format(rax)
+
+
+class KitRunToReturn(gdb.Command):
+    """Run the selected vCPU alone until the kit function it is in returns.
+
+Usage: kit-run-to-return SECONDS
+
+Like 'finish' from the innermost frame whose function's name starts
+with kit_ or __kit_ (from the function it was inlined into, if it was),
+but bounded: the vCPU runs for at most SECONDS, and if the function
+has not returned by then, this says so and where the vCPU is instead.  The function's return value (rax) is shown.  Needs
+'set scheduler-locking on', so that nothing but this call moves; the
+vCPU runs with interrupts held off, as in kit-run-to-spin."""
+
+    def __init__(self):
+        super(KitRunToReturn, self).__init__("kit-run-to-return", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        secs = _seconds(arg, "kit-run-to-return")
+        if gdb.parameter("scheduler-locking") != "on":
+            raise gdb.GdbError("kit-run-to-return: only the selected vCPU may run: "
+                               "'set scheduler-locking on' first")
+        frame = gdb.selected_frame()
+        while frame is not None and not re.match(r"_*kit_", frame.name() or ""):
+            frame = frame.older()
+        if frame is None or frame.older() is None:
+            raise gdb.GdbError("kit-run-to-return: no kit function on this vCPU's stack")
+        # An inlined function has no return address of its own: finish
+        # the real frame it was inlined into.
+        while frame.type() == gdb.INLINE_FRAME:
+            frame = frame.older()
+        func = frame.name()
+        func_type = frame.function().type if frame.function() else None
+        # frames are gone once the vCPU runs: keep what is needed of them
+        caller = frame.older().name() or "its caller"
+        bp = _silent_hbreak("{:#x}".format(frame.older().pc()))
+        try:
+            timed_out = _run_alone_for(secs)
+            returned = bp.hit_count > 0
+        finally:
+            bp.delete()
+        if returned:
+            value = _return_value(func_type) if func_type else None
+            gdb.write("{} returned{} to {}\n".format(
+                func, " " + value if value is not None else "", caller))
+            return
+        now = gdb.selected_frame()
+        while now is not None and not re.match(r"_*kit_", now.name() or ""):
+            now = now.older()
+        gdb.write("{} has not returned {}: vCPU {} is in {}\n".format(
+            func, "in {:g} s".format(secs) if timed_out else "(the guest stopped early)",
+            gdb.selected_thread().num - 1, now.name() if now else "another function"))
+
+
 KitMutex()
 KitOwnerRunning()
 KitSpinners()
 KitRunFor()
 KitSpinWatch()
 KitRunToSpin()
+KitNeedResched()
+KitRunToReturn()
