@@ -175,6 +175,17 @@ SKELETONS = {
             "\t * says more.\n"
             "\t */\n"),
     ]),
+    11: ("prev", [
+        cut(KIT_C, r"^(?=\tfor \(;;\) \{\n\t\tstruct task_struct \*owner;\n\t\tstruct kit_mspin_node node;\n)",
+            "\t/*\n"
+            "\t * TODO(stage 11): take the spinners' queue once, before this\n"
+            "\t * loop, and let a queued spinner that must reschedule leave it,\n"
+            "\t * as upstream 47667fa1502e (\"locking/mutexes: Modify the way\n"
+            "\t * optimistic spinners are queued\") and fb0527bd5ea9\n"
+            "\t * (\"locking/mutexes: Introduce cancelable MCS lock for adaptive\n"
+            "\t * spinning\") have it.  course/ASSIGNMENT-11.md says more.\n"
+            "\t */\n"),
+    ]),
 }
 
 

@@ -118,6 +118,26 @@ test_expect_success "test-kit-mutex K 8 2 on 4 vCPUs: spinners start watching be
 	grep -q "^result: .* watch=[1-9][0-9]* crowd=0 .*lost=0" "$SCRATCH/crowd10.log"
 '
 
+# Assignment 11 prints the same run: from stage 11 on a spinner reaches
+# the head once per slow path, so watch <= spin + grab + slow; stage 10
+# queued and watched again on every turn (crowd10.log, above).
+counter() { sed -n "s/^result: .* $2=\([0-9]*\) .*/\1/p" "$SCRATCH/$1.log"; }
+slowpath_locks() { echo $(( $(counter "$1" spin) + $(counter "$1" grab) + $(counter "$1" slow) )); }
+test_expect_success "test-kit-mutex K 8 2 on 4 vCPUs: at most one watch per lock taken in the slow path on stage 11, more on stage 10" '
+	built 11 &&
+	cmd=$(grep -o "test-kit-mutex K 8 2" "$KIT_ROOT/course/ASSIGNMENT-11.md") &&
+	guest once11 --stage 11 --smp 4 --cmd "$cmd | grep ^result:" &&
+	grep "^result:" "$SCRATCH/once11.log" &&
+	grep -q "^result: .* crowd=0 .*lost=0" "$SCRATCH/once11.log" &&
+	w10=$(counter crowd10 watch) s10=$(slowpath_locks crowd10) &&
+	w11=$(counter once11 watch) s11=$(slowpath_locks once11) &&
+	echo "# watch, and locks taken in the slow path: stage 10 $w10, $s10; stage 11 $w11, $s11" &&
+	{ [ "$w11" -gt 0 ] && [ "$w11" -le "$s11" ] ||
+		{ echo "Expected 0 < watch <= spin + grab + slow on stage 11"; exit 1; }; } &&
+	{ [ "$w10" -gt "$s10" ] ||
+		{ echo "Expected watch > spin + grab + slow on stage 10"; exit 1; }; }
+'
+
 case "$stages_dir" in "$KIT_ROOT"/results/stages-*) rm -rf "$stages_dir" ;; esac
 rmdir "$KIT_ROOT/results" 2>/dev/null || true
 
