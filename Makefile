@@ -91,8 +91,8 @@ gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
 print-gdbport: ## print the gdbstub port of the last guest booted with one
 	@sed -n 's/^port=//p' $(KIT_WORK)/run/guests/last 2>/dev/null || echo "no guest booted with a gdbstub yet"
 
-lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, gdb with the kit helpers
-	@scripts/lab $(LAB)
+lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, gdb with the kit helpers (STAGE=S: on another stage; HEAD=1: on your tree)
+	@scripts/lab $(LAB) $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
 lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage; HEAD=1: against your tree)
 	@scripts/lab $(LAB) --check $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
