@@ -415,9 +415,13 @@ Usage: kit-need-resched
 Sets TIF_NEED_RESCHED in the task's thread_info flags, as the scheduler
 does when the task's time slice is over or a task that should run first
 wakes up on its CPU.  need_resched() is then true for that task, and
-every spin loop in the kit mutex gives up at its next check of it: a
-lab makes at the moment it chooses what the guest would do at a moment
-of its own.  The task clears the flag itself, when it next schedules."""
+the kit mutex's spin loops that check it give up at their next check
+(stage 10's queue, kit_mspin_lock(), does not check it: lab 11 shows
+that).  A lab so makes happen at the moment it chooses what the guest
+would do at a moment of its own.  Only the thread flag is set, not the
+copy of it the scheduler also folds into the preempt count on x86: a
+preempt_enable() does not reschedule on it, the next schedule() does,
+and clears the flag."""
 
     def __init__(self):
         super(KitNeedResched, self).__init__("kit-need-resched", gdb.COMMAND_DATA)
@@ -435,8 +439,8 @@ of its own.  The task clears the flag itself, when it next schedules."""
 def _return_value(func_type):
     """What a function of type FUNC_TYPE just returned, read from rax, as
     text: the x86-64 ABI returns integers and pointers there."""
-    rtype = func_type.target().strip_typedefs() if func_type.target() else None
-    if rtype is None or rtype.code == gdb.TYPE_CODE_VOID:
+    rtype = func_type.target().strip_typedefs()
+    if rtype.code == gdb.TYPE_CODE_VOID:
         return None
     rax = int(gdb.parse_and_eval("$rax")) & 0xffffffffffffffff
     if rtype.code == gdb.TYPE_CODE_BOOL:
@@ -457,10 +461,11 @@ Usage: kit-run-to-return SECONDS
 
 Like 'finish' from the innermost frame whose function's name starts
 with kit_ or __kit_ (from the function it was inlined into, if it was),
-but bounded: the vCPU runs for at most SECONDS, and if the function
-has not returned by then, this says so and where the vCPU is instead.  The function's return value (rax) is shown.  Needs
-'set scheduler-locking on', so that nothing but this call moves; the
-vCPU runs with interrupts held off, as in kit-run-to-spin."""
+whichever frame is selected, but bounded: the vCPU runs for at most
+SECONDS, and if the function has not returned by then, this says so
+and where the vCPU is instead.  The function's return value (rax) is
+shown.  Needs 'set scheduler-locking on', so that nothing but this call
+moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
 
     def __init__(self):
         super(KitRunToReturn, self).__init__("kit-run-to-return", gdb.COMMAND_RUNNING)
@@ -470,15 +475,15 @@ vCPU runs with interrupts held off, as in kit-run-to-spin."""
         if gdb.parameter("scheduler-locking") != "on":
             raise gdb.GdbError("kit-run-to-return: only the selected vCPU may run: "
                                "'set scheduler-locking on' first")
-        frame = gdb.selected_frame()
+        frame = gdb.newest_frame()
         while frame is not None and not re.match(r"_*kit_", frame.name() or ""):
+            frame = frame.older()
+        # An inlined function has no return address of its own: finish
+        # the real frame it was inlined into.
+        while frame is not None and frame.type() == gdb.INLINE_FRAME:
             frame = frame.older()
         if frame is None or frame.older() is None:
             raise gdb.GdbError("kit-run-to-return: no kit function on this vCPU's stack")
-        # An inlined function has no return address of its own: finish
-        # the real frame it was inlined into.
-        while frame.type() == gdb.INLINE_FRAME:
-            frame = frame.older()
         func = frame.name()
         func_type = frame.function().type if frame.function() else None
         # frames are gone once the vCPU runs: keep what is needed of them
