@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # Each lab's scripted gdb path passes on its own stage, and fails on the
-# stage named in its wrong-stage file: the checks can fail.  Lab 3's
+# stage named in its wrong-stage file: the checks can fail.  That lab N's
+# check passes on stage N is t9000's to show when there is an assignment
+# N: the kit's answer to it, stage N, scores full marks only if it does.
+# Running the same check on the same kernel here too would cost some 20 s
+# a lab; here it runs for the labs without an assignment (lab 0).  Lab 3's
 # README, typed as a learner would (step 1, then race 2 from a fresh
 # boot), runs and shows what it promises; so does lab 7's stage-6 run,
 # and lab 9's answers' claim that lab 7's check passes on stage 9.
@@ -9,15 +13,22 @@
 . "$(dirname "$0")/lib/tap.sh"
 
 labs=("$KIT_ROOT"/labs/[0-9][0-9]-*/)
-plan $((${#labs[@]} * 2 + 4))
+graded=0
+for dir in "${labs[@]}"; do
+	lab=$(basename "$dir" | sed 's/^0*\([0-9][0-9]*\)-.*/\1/')
+	[ -f "$KIT_ROOT/course/ASSIGNMENT-$lab.md" ] && graded=$((graded + 1))
+done
+plan $((${#labs[@]} * 2 - graded + 4))
 need_tree
 
 for dir in "${labs[@]}"; do
 	lab=$(basename "$dir" | sed 's/^0*\([0-9][0-9]*\)-.*/\1/')
 	wrong=$(cat "$dir/wrong-stage")
-	test_expect_success "lab $lab ($(basename "$dir")): its gdb check passes on stage-$lab" '
-		"$KIT/lab" '"$lab"' --check
-	'
+	if [ ! -f "$KIT_ROOT/course/ASSIGNMENT-$lab.md" ]; then
+		test_expect_success "lab $lab ($(basename "$dir")): its gdb check passes on stage-$lab" '
+			"$KIT/lab" '"$lab"' --check
+		'
+	fi
 	# as a learner types it (lab 6's README prints it for stage 5)
 	test_expect_success "lab $lab: the same check fails on stage-$wrong: make lab-check LAB=$lab STAGE=$wrong" '
 		! make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-check LAB='"$lab"' STAGE='"$wrong"' \
