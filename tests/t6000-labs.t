@@ -13,18 +13,19 @@
 . "$(dirname "$0")/lib/tap.sh"
 
 labs=("$KIT_ROOT"/labs/[0-9][0-9]-*/)
+lab_number() { basename "$1" | sed 's/^0*\([0-9][0-9]*\)-.*/\1/'; }
+has_assignment() { [ -f "$KIT_ROOT/course/ASSIGNMENT-$1.md" ]; }
 graded=0
 for dir in "${labs[@]}"; do
-	lab=$(basename "$dir" | sed 's/^0*\([0-9][0-9]*\)-.*/\1/')
-	[ -f "$KIT_ROOT/course/ASSIGNMENT-$lab.md" ] && graded=$((graded + 1))
+	has_assignment "$(lab_number "$dir")" && graded=$((graded + 1))
 done
 plan $((${#labs[@]} * 2 - graded + 4))
 need_tree
 
 for dir in "${labs[@]}"; do
-	lab=$(basename "$dir" | sed 's/^0*\([0-9][0-9]*\)-.*/\1/')
+	lab=$(lab_number "$dir")
 	wrong=$(cat "$dir/wrong-stage")
-	if [ ! -f "$KIT_ROOT/course/ASSIGNMENT-$lab.md" ]; then
+	if ! has_assignment "$lab"; then
 		test_expect_success "lab $lab ($(basename "$dir")): its gdb check passes on stage-$lab" '
 			"$KIT/lab" '"$lab"' --check
 		'

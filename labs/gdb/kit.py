@@ -454,6 +454,14 @@ def _return_value(func_type):
     return "{:#x}".format(rax)
 
 
+def _kit_frame(frame):
+    """FRAME, or the first frame older than it, whose function's name
+    starts with kit_ or __kit_; None if there is none."""
+    while frame is not None and not re.match(r"_*kit_", frame.name() or ""):
+        frame = frame.older()
+    return frame
+
+
 class KitRunToReturn(gdb.Command):
     """Run the selected vCPU alone until the kit function it is in returns.
 
@@ -475,9 +483,7 @@ moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
         if gdb.parameter("scheduler-locking") != "on":
             raise gdb.GdbError("kit-run-to-return: only the selected vCPU may run: "
                                "'set scheduler-locking on' first")
-        frame = gdb.newest_frame()
-        while frame is not None and not re.match(r"_*kit_", frame.name() or ""):
-            frame = frame.older()
+        frame = _kit_frame(gdb.newest_frame())
         # An inlined function has no return address of its own: finish
         # the real frame it was inlined into.
         while frame is not None and frame.type() == gdb.INLINE_FRAME:
@@ -499,9 +505,7 @@ moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
             gdb.write("{} returned{} to {}\n".format(
                 func, " " + value if value is not None else "", caller))
             return
-        now = gdb.selected_frame()
-        while now is not None and not re.match(r"_*kit_", now.name() or ""):
-            now = now.older()
+        now = _kit_frame(gdb.selected_frame())
         gdb.write("{} has not returned {}: vCPU {} is in {}\n".format(
             func, "in {:g} s".format(secs) if timed_out else "(the guest stopped early)",
             gdb.selected_thread().num - 1, now.name() if now else "another function"))
