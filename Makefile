@@ -121,8 +121,8 @@ bisect-list: ## the catalogue of bugs the exercises plant
 assignment: tree ## make assignment STAGE=N in your tree: the stages before N, and N as a skeleton to complete
 	@scripts/assignment $(STAGE)
 
-grade: tree initramfs ## grade your tree as assignment STAGE=N (RESULTS=dir: results.json, junit.xml; PATCH=file: grade a submission)
-	@scripts/grade $(STAGE) $(if $(RESULTS),--results $(RESULTS)) $(if $(PATCH),--patch $(PATCH))
+grade: tree initramfs ## grade your tree as assignment STAGE=N (RESULTS=dir: results.json, junit.xml; PATCH=file: grade a submission; QUICK=1: the stage's own checks only, while you work)
+	@scripts/grade $(STAGE) $(if $(RESULTS),--results $(RESULTS)) $(if $(PATCH),--patch $(PATCH)) $(if $(QUICK),--quick)
 
 student-kit: tree ## write a copy of the kit for the students of assignment STAGE=N (default 1) to DEST=dir, without the answers
 	@scripts/student-kit "$(DEST)" $(STAGE)

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # Course mode, and the grader graded.  For each stage: the kit's own
-# answer scores full marks; the untouched skeleton keeps the points of a
-# kernel that works (builds, boots, torture, no lost update, no BUG, and
-# no spinning where none is due) and loses every point of the stage's
-# behaviour; and each bug of the bisection catalogue, at the first stage
-# it fits, loses a named check.  (lost-wakeup, a hang in about half the
+# answer scores full marks (it builds, boots, passes torture, loses no
+# update, spins where it is due and only there, and passes its lab); the
+# untouched skeleton, graded --quick (the stage's own checks), builds,
+# boots, prints no BUG and loses every point of the stage's behaviour;
+# and each bug of the bisection catalogue, at the first stage it fits,
+# loses a named check.  The quick grade skips what the answer to the
+# stage before has shown the kernel keeps: some 25 s a stage.  (lost-wakeup, a hang in about half the
 # runs, and debug-list-del, seen by the debug build only, are out of the
 # grader's reach.)  Then the student kit holds no answer line, the
 # assignment's printed commands run as printed, the result files have the
@@ -23,7 +25,8 @@ plan $((KIT_LAST_STAGE + 4))
 export KIT_WORK
 course() { python3 "$KIT/course.py" --tree "$KIT_OWN_TREE" "$@"; }
 # skeleton_scored RESULTS: the skeleton passed every check of a working
-# kernel ("works") and failed every check of the stage's own ("stage").
+# kernel ("works": builds, boots, no BUG, in a quick grade) and failed
+# every check of the stage's own ("stage").
 skeleton_scored() {
 	python3 - "$1" <<-"PY"
 	import json, sys
@@ -32,6 +35,8 @@ skeleton_scored() {
 	       if (t["score"] == t["max_score"]) != (t["tags"] == ["works"])]
 	assert not bad, "the skeleton scores wrongly on: " + ", ".join(bad)
 	assert any(t["tags"] == ["stage"] for t in r["tests"]), "no check of the stage's own"
+	works = sorted(t["name"] for t in r["tests"] if t["tags"] == ["works"])
+	assert works == ["boots", "builds", "no kernel BUG or WARNING"], "a quick grade ran " + ", ".join(works)
 	PY
 }
 # bugs_of N: the catalogue's bugs whose first fitting stage is N.
@@ -44,7 +49,7 @@ bugs_of() {
 }
 
 for n in $(seq 1 "$KIT_LAST_STAGE"); do
-	test_expect_success "stage $n: the kit's answer scores full marks, the skeleton only a working kernel's, each fitting bug loses a check" '
+	test_expect_success "stage $n: the kit's answer scores full marks, the skeleton none of the stage's own (quick), each fitting bug loses a check" '
 		git -C "$KIT_OWN_TREE" checkout -q -f --detach stage-'"$n"' &&
 		"$KIT/grade" '"$n"' --tree "$KIT_OWN_TREE" >"$SCRATCH/answer-'"$n"'.out" 2>&1 ||
 			{ cat "$SCRATCH/answer-'"$n"'.out"; exit 1; }
@@ -52,7 +57,7 @@ for n in $(seq 1 "$KIT_LAST_STAGE"); do
 		total=$(sed -n "s/^Score: \\([0-9]*\\)\\/\\([0-9]*\\)$/\\2/p" "$SCRATCH/answer-'"$n"'.out") &&
 		expect_grep "^Score: $total/$total$" "$SCRATCH/answer-'"$n"'.out" &&
 		: >"$SCRATCH/empty.patch" &&
-		! "$KIT/grade" '"$n"' --patch "$SCRATCH/empty.patch" --results "$SCRATCH/skeleton-'"$n"'" \
+		! "$KIT/grade" '"$n"' --quick --patch "$SCRATCH/empty.patch" --results "$SCRATCH/skeleton-'"$n"'" \
 			>"$SCRATCH/skeleton-'"$n"'.out" 2>&1 &&
 		cat "$SCRATCH/skeleton-'"$n"'.out" &&
 		skeleton_scored "$SCRATCH/skeleton-'"$n"'/results.json" &&
