@@ -48,7 +48,7 @@ help: ## list the targets and variables
 	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the debug build (CONFIG_DEBUG_KIT_MUTEX and lockdep)"
 	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
 	@echo "  LAB=$(LAB)         lab to start or check (labs/README.md)"
-	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats), make bench-stages in one (1 s, 1 repeat)"
+	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats), make bench-stages in one (1 s, 1 repeat); make grade: the stage's own checks only"
 	@echo "  BENCH_ARGS=$(BENCH_ARGS)    more options for scripts/bench(-stages), e.g. --tasks \"2 8\""
 	@echo "  SEED=$(SEED)         bisection exercise number (each student their own)"
 	@echo "  BUG=$(BUG) TRAP=$(TRAP)   exercise bug (make bisect-list) and trap (btrfs, broken-range)"

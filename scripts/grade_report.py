@@ -30,7 +30,12 @@ def read_checks(path):
     return checks
 
 
-def results_json(checks, stage, seconds):
+def title(stage, quick):
+    """What was graded; a quick grade says that it is one."""
+    return f"spinkit assignment {stage}" + (" (quick: the stage's own checks only)" if quick else "")
+
+
+def results_json(checks, stage, seconds, quick):
     tests = []
     for i, c in enumerate(checks, 1):
         out = "OK" if not c["why"] else "FAIL: " + c["why"]
@@ -41,14 +46,14 @@ def results_json(checks, stage, seconds):
     score = sum(c["score"] for c in checks)
     total = sum(c["max"] for c in checks)
     return {"score": float(score), "execution_time": int(seconds),
-            "output": f"spinkit assignment {stage}: {score}/{total}",
+            "output": f"{title(stage, quick)}: {score}/{total}",
             "tests": tests}
 
 
-def junit_xml(checks, stage, seconds):
+def junit_xml(checks, stage, seconds, quick):
     suites = ET.Element("testsuites")
     suite = ET.SubElement(suites, "testsuite", {
-        "name": f"spinkit assignment {stage}",
+        "name": title(stage, quick),
         "tests": str(len(checks)),
         "failures": str(sum(1 for c in checks if c["why"])),
         "errors": "0", "skipped": "0", "time": str(seconds)})
@@ -69,13 +74,14 @@ def main():
     p.add_argument("--stage", type=int, required=True)
     p.add_argument("--seconds", type=int, required=True)
     p.add_argument("--out", required=True)
+    p.add_argument("--quick", action="store_true")
     args = p.parse_args()
     checks = read_checks(args.checks)
     with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(results_json(checks, args.stage, args.seconds), f, indent=2)
+        json.dump(results_json(checks, args.stage, args.seconds, args.quick), f, indent=2)
         f.write("\n")
     with open(os.path.join(args.out, "junit.xml"), "w") as f:
-        f.write(junit_xml(checks, args.stage, args.seconds) + "\n")
+        f.write(junit_xml(checks, args.stage, args.seconds, args.quick) + "\n")
     return 0
 
 
