@@ -19,6 +19,9 @@ Usage: course.py --tree DIR skeleton N   (a patch against stage-(N-1), on stdout
                  (the kit's answer as a submission: a patch against the
                  skeleton, with a bug of the bisection catalogue if asked;
                  for testing the grader)
+       course.py --tree DIR base N       (what the skeleton is made from:
+                 "prev", stage N-1's files with TODOs in comments, or
+                 "this", stage N's with the answer cut out)
        course.py --tree DIR verify
 Run from scripts/assignment and scripts/student-kit.
 """
@@ -253,7 +256,7 @@ def main():
     p = argparse.ArgumentParser(prog="course")
     p.add_argument("--tree", required=True)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("skeleton", "answer", "solution"):
+    for name in ("skeleton", "answer", "solution", "base"):
         s = sub.add_parser(name)
         s.add_argument("stage", type=int, choices=sorted(SKELETONS))
         if name == "solution":
@@ -266,6 +269,10 @@ def main():
             sys.stdout.write(skeleton_patch(b, args.stage))
         elif args.cmd == "solution":
             sys.stdout.write(solution_patch(b, args.stage, args.bug))
+        elif args.cmd == "base":
+            # prev: stage N-1's files with TODOs, a kernel that behaves
+            # as stage N-1; this: stage N's with the answer cut out
+            print(SKELETONS[args.stage][0])
         elif args.cmd == "answer":
             print("\n".join(answer_lines(b, args.stage)))
         else:
