@@ -188,7 +188,8 @@ evict_images() {
 	total=$(du -sm "$KIT_IMAGES" 2>/dev/null | cut -f1)
 	[ "${total:-0}" -gt "$budget" ] || return 0
 	stages=$(git -C "$KIT_OWN_TREE" tag -l 'stage-*' --format='%(objectname)' 2>/dev/null)
-	busy=$(cat "$KIT_RUN"/guests/[0-9]* 2>/dev/null | sed -n 's/^images=//p')
+	# (no guest running: no record, and nothing busy)
+	busy=$(cat "$KIT_RUN"/guests/[0-9]* 2>/dev/null | sed -n 's/^images=//p' || true)
 	while read -r dir; do
 		[ "$total" -gt "$budget" ] || break
 		size=$(du -sm "$dir" | cut -f1)
