@@ -2,7 +2,7 @@
 #
 # spinkit's gdb helpers, on top of the kernel's own gdb scripts (lx-*):
 #
-#   kit-mutex EXPR          a kit mutex: count, owner, waiters
+#   kit-mutex EXPR          a kit mutex: its lock word(s), owner, waiters
 #   kit-owner-running EXPR  is the owner rq->curr on its CPU? its on_cpu?
 #   kit-spinners            which vCPUs are in the kit mutex slow path
 #   kit-run-for SECONDS     let the guest run that long, then stop it
@@ -13,6 +13,11 @@
 #   kit-run-to-return SECONDS
 #                           run (one vCPU, under scheduler-locking) until the
 #                           innermost kit function on its stack returns
+#   kit-step-lock EXPR      step the selected vCPU through the kit function
+#                           it is in, printing each change of the lock
+#   $kit_held(LOCK), $kit_waiters(LOCK)
+#                           for breakpoint conditions: is LOCK held, how
+#                           many tasks are on its wait list
 #
 # scripts/gdb loads this file after vmlinux-gdb.py.
 
@@ -78,6 +83,65 @@ def _rq_curr(cpu):
     return rq["curr"]
 
 
+KIT_MUTEX_FLAG_WAITERS = 0x01  # include/linux/kit_mutex.h, from stage 12 on
+KIT_MUTEX_FLAGS = 0x03
+
+
+def _owner_word(lock):
+    """The lock word of a stage 12 (or later) kit mutex, where the owner
+    is the lock; None for the count-based lock of stages 0-11."""
+    if _has_field(lock, "count"):
+        return None
+    return int(lock["owner"]["counter"]) & 0xffffffffffffffff
+
+
+def _lock_owner(lock):
+    """The owner the lock records, as a struct task_struct * (0: none);
+    None before stage 1, which adds the field."""
+    word = _owner_word(lock)
+    if word is not None:
+        task_ptr = gdb.lookup_type("struct task_struct").pointer()
+        return gdb.Value(word & ~KIT_MUTEX_FLAGS).cast(task_ptr)
+    if _has_field(lock, "owner"):
+        return lock["owner"]
+    return None
+
+
+def _lock_held(lock):
+    word = _owner_word(lock)
+    if word is not None:
+        return word & ~KIT_MUTEX_FLAGS != 0
+    return int(lock["count"]["counter"]) != 1
+
+
+def _lock_state(lock):
+    """One line: held or free, by whom, and what says tasks may wait."""
+    held, owner = _lock_held(lock), _lock_owner(lock)
+    text = "held" if held else "free"
+    if owner is not None and int(owner):
+        text += " by " + _task_str(owner) if held else \
+            ", owner still recorded: " + _task_str(owner)
+    elif held:
+        text += ", no owner recorded"
+    word = _owner_word(lock)
+    if word is None:
+        count = int(lock["count"]["counter"])
+        if count < 0:
+            text += ", count {} (waiters possible)".format(count)
+    elif word & KIT_MUTEX_FLAG_WAITERS:
+        text += ", waiters flag"
+    return text
+
+
+def _owner_out_of_step(lock):
+    """True while the lock and the owner it records disagree: held with
+    no owner, or free with one.  Never from stage 12 on."""
+    owner = _lock_owner(lock)
+    if owner is None:
+        return False
+    return _lock_held(lock) != (int(owner) != 0)
+
+
 def _waiters(lock):
     waiter_type = gdb.lookup_type("struct kit_mutex_waiter")
     head = lock["wait_list"]
@@ -99,7 +163,7 @@ def _waiter_str(waiter):
 
 
 class KitMutex(gdb.Command):
-    """Show a kit mutex: its count, owner and waiters.
+    """Show a kit mutex: its lock word(s), owner and waiters.
 
 Usage: kit-mutex EXPR
 
@@ -107,22 +171,31 @@ EXPR is a struct kit_mutex or a pointer to one, for example
   kit-mutex kit_ctl_locks[0].kit     (/sys/kernel/debug/kit_mutex/kit0)
   kit-mutex torture_kit_mutex        (locktorture's kit lock)
 
-count is 1 when unlocked, 0 when locked, negative when locked with
-possible waiters.  owner exists from stage 1 on, and is written from
-stage 2 on."""
+Up to stage 11 the lock is count and owner: count is 1 when unlocked, 0
+when locked, negative when locked with possible waiters; owner exists
+from stage 1 on, and is written from stage 2 on.  From stage 12 on the
+owner is the lock word: the owner task, 0 when free, and a waiters flag
+in the low bits."""
 
     def __init__(self):
         super(KitMutex, self).__init__("kit-mutex", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
         lock = _kit_mutex(arg, "Usage: kit-mutex EXPR")
-        count = int(lock["count"]["counter"])
-        state = {1: "unlocked", 0: "locked"}.get(count, "locked, waiters possible")
-        gdb.write("count: {} ({})\n".format(count, state))
-        if _has_field(lock, "owner"):
-            gdb.write("owner: {}\n".format(_task_str(lock["owner"])))
+        word = _owner_word(lock)
+        if word is None:
+            count = int(lock["count"]["counter"])
+            state = {1: "unlocked", 0: "locked"}.get(count, "locked, waiters possible")
+            gdb.write("count: {} ({})\n".format(count, state))
+        else:
+            gdb.write("word: {:#x} (owner {:#x}, flags {:#x})\n".format(
+                word, word & ~KIT_MUTEX_FLAGS, word & KIT_MUTEX_FLAGS))
+        owner = _lock_owner(lock)
+        if owner is not None:
+            gdb.write("owner: {}\n".format(_task_str(owner)))
         else:
             gdb.write("owner: (no owner field at this stage)\n")
+        gdb.write("state: {}\n".format(_lock_state(lock)))
         waiters = list(_waiters(lock))
         gdb.write("waiters: {}\n".format(len(waiters)))
         for w in waiters:
@@ -146,11 +219,11 @@ spinning only while the answer is yes.  Stages 4-8 ask the runqueue
     def invoke(self, arg, from_tty):
         lock = _kit_mutex(arg, "Usage: kit-owner-running EXPR")
         _need_lx()
-        if not _has_field(lock, "owner"):
+        owner = _lock_owner(lock)
+        if owner is None:
             raise gdb.GdbError("no owner field at this stage (it comes in stage 1)")
-        owner = lock["owner"]
         if int(owner) == 0:
-            gdb.write("no owner recorded: unlocked, or not written yet\n")
+            gdb.write("no owner recorded: unlocked, or (up to stage 11) not written yet\n")
             return
         cpu = _task_cpu(owner)
         curr = _rq_curr(cpu)
@@ -511,6 +584,136 @@ moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
             gdb.selected_thread().num - 1, now.name() if now else "another function"))
 
 
+def _outer_frame(frame):
+    """FRAME, or the real frame it was inlined into."""
+    while frame is not None and frame.type() == gdb.INLINE_FRAME:
+        frame = frame.older()
+    return frame
+
+
+class KitStepLock(gdb.Command):
+    """Step the selected vCPU through the kit function it is in, one
+instruction at a time, and print the lock's state whenever it changes.
+
+Usage: kit-step-lock EXPR
+
+EXPR is the kit mutex to watch, as for kit-mutex.  Stepping starts in
+the innermost frame whose function's name starts with kit_ or __kit_
+and ends when that function returns.  Calls into functions that are not
+the kit's (wake_up_process(), spin_lock(), ...) are run through at full
+speed, the vCPU alone with interrupts held off, as kit-run-to-return
+does.  The last line counts the instructions stepped, and those after
+which the lock and the owner it records disagreed: held with no owner,
+or free with one.  Needs 'set scheduler-locking on'."""
+
+    MAX_STEPS = 5000
+
+    def __init__(self):
+        super(KitStepLock, self).__init__("kit-step-lock", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        lock_expr = arg.strip()
+        _kit_mutex(lock_expr, "Usage: kit-step-lock EXPR")
+        if gdb.parameter("scheduler-locking") != "on":
+            raise gdb.GdbError("kit-step-lock: only the selected vCPU may run: "
+                               "'set scheduler-locking on' first")
+        frame = _outer_frame(_kit_frame(gdb.newest_frame()))
+        if frame is None or frame.older() is None:
+            raise gdb.GdbError("kit-step-lock: no kit function on this vCPU's stack")
+        func = frame.name()
+        # Where the function returns to: not a frame gdb makes up for a
+        # tail call (a jmp to it), which is never returned to.
+        caller = frame.older()
+        while caller.type() == gdb.TAILCALL_FRAME and caller.older() is not None:
+            caller = caller.older()
+        ret_pc = caller.pc()
+        # below the frame's own stack pointer: deeper calls; above it: returned
+        frame.select()
+        entry_sp = int(gdb.parse_and_eval("$sp"))
+        last = _lock_state(_kit_mutex(lock_expr, ""))
+        gdb.write("{}\n".format(last))
+        quiet = gdb.parameter("suppress-cli-notifications")
+        gdb.execute("set suppress-cli-notifications on")
+        try:
+            self._step(lock_expr, func, ret_pc, entry_sp, last)
+        finally:
+            gdb.execute("set suppress-cli-notifications {}".format("on" if quiet else "off"))
+
+    @staticmethod
+    def _returned(ret_pc, entry_sp):
+        return (int(gdb.parse_and_eval("$pc")) == ret_pc and
+                int(gdb.parse_and_eval("$sp")) > entry_sp)
+
+    def _step(self, lock_expr, func, ret_pc, entry_sp, last):
+        steps = out_of_step = 0
+        arch = gdb.newest_frame().architecture()
+        while steps < self.MAX_STEPS:
+            pc = int(gdb.parse_and_eval("$pc"))
+            insn = arch.disassemble(pc)[0]
+            # a call or a tail call (jmp) to a function that is not the kit's
+            m = re.match(r"\s*(call|jmp)\w*\s+0x[0-9a-f]+ <([\w.]+)>", insn["asm"])
+            if m and not re.match(r"_*kit_", m.group(2)):
+                # run it through, to the instruction after the call, or
+                # for a tail call to where our function returns
+                stop = pc + insn["length"] if m.group(1) == "call" else ret_pc
+                bp = _silent_hbreak("{:#x}".format(stop))
+                try:
+                    timed_out = _run_alone_for(5)
+                    returned = bp.hit_count > 0
+                finally:
+                    bp.delete()
+                if timed_out or not returned:
+                    raise gdb.GdbError("kit-step-lock: {} did not return within 5 s".format(
+                        m.group(2)))
+            else:
+                gdb.execute("stepi", to_string=True)
+            steps += 1
+            lock = _kit_mutex(lock_expr, "")
+            state = _lock_state(lock)
+            if state != last:
+                gdb.write("{}\n".format(state))
+                last = state
+            if _owner_out_of_step(lock):
+                out_of_step += 1
+            if self._returned(ret_pc, entry_sp):
+                break
+        else:
+            raise gdb.GdbError("kit-step-lock: {} has not returned after {} instructions".format(
+                func, steps))
+        gdb.write("{} returned after {} instructions; the owner was out of step "
+                  "with the lock after {} of them\n".format(func, steps, out_of_step))
+
+
+def _kit_lock_arg(lock):
+    """A convenience function's argument: a pointer to a kit mutex, or an
+    address such as $rdi at a function's first instruction."""
+    kit_ptr = gdb.lookup_type("struct kit_mutex").pointer()
+    return lock.cast(kit_ptr).dereference()
+
+
+class _KitHeld(gdb.Function):
+    """$kit_held(LOCK): 1 if the kit mutex LOCK (a pointer or an address)
+is held, else 0.
+For breakpoint conditions, at any stage."""
+
+    def __init__(self):
+        super(_KitHeld, self).__init__("kit_held")
+
+    def invoke(self, lock):
+        return int(_lock_held(_kit_lock_arg(lock)))
+
+
+class _KitWaiters(gdb.Function):
+    """$kit_waiters(LOCK): how many tasks are on the wait list of the kit
+mutex LOCK (a pointer or an address).  For breakpoint conditions."""
+
+    def __init__(self):
+        super(_KitWaiters, self).__init__("kit_waiters")
+
+    def invoke(self, lock):
+        return len(list(_waiters(_kit_lock_arg(lock))))
+
+
 KitMutex()
 KitOwnerRunning()
 KitSpinners()
@@ -519,3 +722,6 @@ KitSpinWatch()
 KitRunToSpin()
 KitNeedResched()
 KitRunToReturn()
+KitStepLock()
+_KitHeld()
+_KitWaiters()
