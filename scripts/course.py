@@ -189,6 +189,16 @@ SKELETONS = {
             "\t * spinning\") have it.  course/ASSIGNMENT-11.md says more.\n"
             "\t */\n"),
     ]),
+    12: ("prev", [
+        cut(KIT_H, r"^(?=struct kit_mutex \{\n\tatomic_t\t\tcount;\n)",
+            "/*\n"
+            " * TODO(stage 12): make the owner the lock word: one atomic_long_t\n"
+            " * that holds the owning task, or 0, with a waiters flag in its low\n"
+            " * bits, in place of count and owner, as upstream 3ca0ff571b09\n"
+            " * (\"locking/mutex: Rework mutex::owner\") has it.\n"
+            " * course/ASSIGNMENT-12.md says more.\n"
+            " */\n"),
+    ]),
 }
 
 

@@ -10,7 +10,8 @@
 # 20 s a stage.  What two vCPUs cannot show is shown once, on the newest
 # stage, which holds every stage's spinning: torture on 4 vCPUs, where
 # several spinners queue at once, with OWNER_SPIN and with NO_OWNER_SPIN;
-# and a one-vCPU kernel, where contention never spins.  The debug build
+# and a one-vCPU kernel, where contention never spins (and, from stage 12
+# on, a waiter shows in the lock word's flags).  The debug build
 # of every stage, with lockdep proving each lock taken, runs torture with
 # no warning, never spins, and leaves debug_locks on.
 # time limit: 3000 s
@@ -110,11 +111,19 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin; 
 	expect_eq 0 "$(value "$log" OFF)" "spin acquisitions with NO_OWNER_SPIN"
 '
 
-test_expect_success "stage-$newest on one vCPU: contention never spins" '
+# and assignment 12's command, as printed there: from stage 12 on, a lock
+# file shows the word's waiters flag while a task waits
+test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter sets the waiters flag" '
+	cmd12=$(grep "^kit-hold kit0 3000 sleep &" "$KIT_ROOT/course/ASSIGNMENT-12.md") &&
 	guest "newest-1" --stage '"$newest"' --smp 1 --cmd "
+		$cmd12
+		wait
 		test-kit-mutex K 3 2 -l 3000 >/dev/null || exit 1
 		echo SPIN=\$(kit-stat spin)" &&
-	expect_eq 0 "$(value "$SCRATCH/newest-1.log" SPIN)" "spin acquisitions on 1 vCPU"
+	log="$SCRATCH/newest-1.log" &&
+	line=$(grep -E "^flags=1 owner=([1-9][0-9]*) holder=\1 waiters=1 waiter_pids=[1-9][0-9]* ops=0 counter=0" "$log") &&
+	echo "# $line" &&
+	expect_eq 0 "$(value "$log" SPIN)" "spin acquisitions on 1 vCPU"
 '
 
 # The debug build: CONFIG_DEBUG_KIT_MUTEX and lockdep (config/debug.config).
