@@ -195,7 +195,6 @@ in the low bits."""
             gdb.write("owner: {}\n".format(_task_str(owner)))
         else:
             gdb.write("owner: (no owner field at this stage)\n")
-        gdb.write("state: {}\n".format(_lock_state(lock)))
         waiters = list(_waiters(lock))
         gdb.write("waiters: {}\n".format(len(waiters)))
         for w in waiters:
