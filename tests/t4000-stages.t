@@ -11,9 +11,10 @@
 # stage, which holds every stage's spinning: torture on 4 vCPUs, where
 # several spinners queue at once, with OWNER_SPIN and with NO_OWNER_SPIN;
 # and a one-vCPU kernel, where contention never spins (and, from stage 12
-# on, a waiter shows in the lock word's flags).  The debug build
-# of every stage, with lockdep proving each lock taken, runs torture with
-# no warning, never spins, and leaves debug_locks on.
+# on, a waiter shows in the lock word's flags).  The debug build of every
+# stage builds, and each debug kit mutex that differs from the stage
+# before's, with lockdep proving each lock taken, runs torture with no
+# warning, never spins, and leaves debug_locks on.
 # time limit: 3000 s
 . "$(dirname "$0")/lib/tap.sh"
 
@@ -26,7 +27,7 @@ has_kit() { git -C "$tree" cat-file -e "$1:kernel/locking/kit_mutex.c" 2>/dev/nu
 graded() { [ -n "$1" ] && [ "$1" -ge 1 ]; }
 booted=0
 for c in "${commits[@]}"; do graded "$(stage_of "$c")" || booted=$((booted + 1)); done
-plan $(( 1 + ${#commits[@]} + booted + 1 + 2 + KIT_LAST_STAGE + 1 ))
+plan $(( 1 + ${#commits[@]} + booted + 1 + 2 + 1 + KIT_LAST_STAGE + 1 ))
 
 TORTURE_SECS=${TORTURE_SECS:-10}
 # The debug build's boot is there for lockdep, which proves a lock order
@@ -128,7 +129,50 @@ test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter
 
 # The debug build: CONFIG_DEBUG_KIT_MUTEX and lockdep (config/debug.config).
 # A lockdep report says WARNING: or BUG:, and turns debug_locks off.
+#
+# The debug kernel never spins: the code inside the spinning blocks,
+# "#if defined(CONFIG_SMP) && !defined(CONFIG_DEBUG_KIT_MUTEX)", is not
+# in it, and kit_mutex_spin_on_owner() (kernel/sched/core.c, stages 4 on)
+# has no caller there.  debug_source S prints the kit code that the debug
+# kernel of stage S runs: its files with those blocks resolved away by the
+# kernel's own unifdef, comments, blank lines and forward declarations of
+# structs gone.  A stage whose debug_source is that of the last stage
+# whose debug kernel booted runs the same debug kit mutex: its debug
+# build is built, not booted again.
+gcc -O1 -o "$SCRATCH/unifdef" "$tree/scripts/unifdef.c" ||
+	{ echo "Bail out! the kernel's scripts/unifdef.c does not build"; exit 1; }
+# The kit's files as of the newest stage, but the scheduler's.
+kit_files=$(git -C "$tree" diff --name-only baseline "stage-$KIT_LAST_STAGE" | grep -v "^kernel/sched/")
+debug_source() {
+	local f
+	for f in $kit_files; do
+		echo "== $f"
+		case "$f" in
+		*.[ch])
+			# unifdef exits 1 when it changed something, 2 on an error
+			git -C "$tree" show "stage-$1:$f" 2>/dev/null |
+				{ "$SCRATCH/unifdef" -DCONFIG_DEBUG_KIT_MUTEX -DCONFIG_DEBUG_LOCK_ALLOC \
+					-DCONFIG_SMP -DCONFIG_KIT_MUTEX || [ $? -eq 1 ]; } |
+				gcc -fpreprocessed -dD -E -P -x c - | grep -v "^struct [a-z_]*;$" || true ;;
+		*) git -C "$tree" show "stage-$1:$f" 2>/dev/null || true ;;
+		esac
+	done
+}
+
+test_expect_success "debug_source sees what stage 3 changed in the debug kernel, and not stage 6's spinning" '
+	! cmp -s <(debug_source 2) <(debug_source 3) &&
+	cmp <(debug_source 5) <(debug_source 6)
+'
+
+debug_booted=0
 for s in $(seq 0 "$KIT_LAST_STAGE"); do
+	if [ "$s" -gt 0 ] && cmp -s <(debug_source "$s") <(debug_source "$debug_booted"); then
+		test_expect_success "stage-$s debug build builds; its debug kit mutex is stage-$debug_booted's, booted there" '
+			built '"$s"' --debug
+		'
+		continue
+	fi
+	debug_booted=$s
 	test_expect_success "stage-$s debug build with lockdep: torture passes, no lock warning, debug_locks still on" '
 		built '"$s"' --debug &&
 		guest "debug-'"$s"'" --stage '"$s"' --debug --timeout 300 --cmd "
