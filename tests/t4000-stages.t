@@ -12,8 +12,8 @@
 # several spinners queue at once, with OWNER_SPIN and with NO_OWNER_SPIN;
 # and a one-vCPU kernel, where contention never spins (and, from stage 12
 # on, a waiter shows in the lock word's flags).  The debug build of every
-# stage builds, and each debug kit mutex that differs from the stage
-# before's, with lockdep proving each lock taken, runs torture with no
+# stage builds, and each debug kit mutex that differs from the last one
+# booted, with lockdep proving each lock taken, runs torture with no
 # warning, never spins, and leaves debug_locks on.
 # time limit: 3000 s
 . "$(dirname "$0")/lib/tap.sh"
@@ -141,32 +141,55 @@ test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter
 # build is built, not booted again.
 gcc -O1 -o "$SCRATCH/unifdef" "$tree/scripts/unifdef.c" ||
 	{ echo "Bail out! the kernel's scripts/unifdef.c does not build"; exit 1; }
-# The kit's files as of the newest stage, but the scheduler's.
-kit_files=$(git -C "$tree" diff --name-only baseline "stage-$KIT_LAST_STAGE" | grep -v "^kernel/sched/")
+# The kit's files, as any stage has them, but the scheduler's.
+kit_files=$(for s in $(seq 0 "$KIT_LAST_STAGE"); do
+	git -C "$tree" diff --name-only baseline "stage-$s"; done | grep -v "^kernel/sched/" | sort -u)
+# The symbols the debug build has, by which unifdef resolves the blocks.
+debug_symbols=(CONFIG_DEBUG_KIT_MUTEX CONFIG_DEBUG_LOCK_ALLOC CONFIG_SMP CONFIG_KIT_MUTEX)
+# debug_source S: into $SCRATCH/debug-source-S; fails when a file cannot
+# be read or resolved, and then the stage boots.
 debug_source() {
-	local f
+	local f out=$SCRATCH/debug-source-$1
+	: >"$out"
 	for f in $kit_files; do
-		echo "== $f"
+		echo "== $f" >>"$out"
+		git -C "$tree" cat-file -e "stage-$1:$f" 2>/dev/null || continue
 		case "$f" in
 		*.[ch])
 			# unifdef exits 1 when it changed something, 2 on an error
-			git -C "$tree" show "stage-$1:$f" 2>/dev/null |
-				{ "$SCRATCH/unifdef" -DCONFIG_DEBUG_KIT_MUTEX -DCONFIG_DEBUG_LOCK_ALLOC \
-					-DCONFIG_SMP -DCONFIG_KIT_MUTEX || [ $? -eq 1 ]; } |
-				gcc -fpreprocessed -dD -E -P -x c - | grep -v "^struct [a-z_]*;$" || true ;;
-		*) git -C "$tree" show "stage-$1:$f" 2>/dev/null || true ;;
+			git -C "$tree" show "stage-$1:$f" >"$out.in" || return 1
+			"$SCRATCH/unifdef" "${debug_symbols[@]/#/-D}" <"$out.in" >"$out.unifdef"
+			[ $? -le 1 ] || return 1
+			gcc -fpreprocessed -dD -E -P -x c - <"$out.unifdef" >"$out.c" || return 1
+			grep -v "^struct [a-z_]*;$" "$out.c" >>"$out" ;;
+		*) git -C "$tree" show "stage-$1:$f" >>"$out" || return 1 ;;
 		esac
 	done
 }
+# same_debug_source S T: both computed, and equal.
+same_debug_source() {
+	debug_source "$1" && debug_source "$2" &&
+		cmp -s "$SCRATCH/debug-source-$1" "$SCRATCH/debug-source-$2"
+}
 
-test_expect_success "debug_source sees what stage 3 changed in the debug kernel, and not stage 6's spinning" '
-	! cmp -s <(debug_source 2) <(debug_source 3) &&
-	cmp <(debug_source 5) <(debug_source 6)
+test_expect_success "debug_source sees what stage 3 changed in the debug kernel, not stage 6's spinning, and no call of the spin helper" '
+	built 0 --debug &&
+	config=$(cat "$("$KIT/build" --stage 0 --debug --print-dir)/build-dir")/.config &&
+	for sym in "${debug_symbols[@]}"; do
+		grep -qx "$sym=y" "$config" || { echo "the debug build has no $sym=y ($config)"; exit 1; }
+	done &&
+	! same_debug_source 2 3 &&
+	same_debug_source 5 6 &&
+	for s in $(seq 0 "$KIT_LAST_STAGE"); do
+		debug_source $s &&
+		calls=$(grep "kit_mutex_spin_on_owner" "$SCRATCH/debug-source-$s" | grep -v "^extern int kit_mutex_spin_on_owner(" || true) &&
+		{ [ -z "$calls" ] || { echo "stage-$s: the debug kernel calls the spin helper: $calls"; exit 1; }; } || exit 1
+	done
 '
 
 debug_booted=0
 for s in $(seq 0 "$KIT_LAST_STAGE"); do
-	if [ "$s" -gt 0 ] && cmp -s <(debug_source "$s") <(debug_source "$debug_booted"); then
+	if [ "$s" -gt 0 ] && same_debug_source "$s" "$debug_booted"; then
 		test_expect_success "stage-$s debug build builds; its debug kit mutex is stage-$debug_booted's, booted there" '
 			built '"$s"' --debug
 		'
