@@ -33,7 +33,7 @@ import sys
 # The kit's checkout gets nothing generated: no __pycache__ for the import.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bisect_exercise import BUGS, Builder, Edit  # noqa: E402
+from bisect_exercise import BUGS, HISTORY_LAST_STAGE, Builder, Edit  # noqa: E402
 
 HOME = "scripts/course.py"
 KIT_H = "include/linux/kit_mutex.h"
@@ -232,6 +232,10 @@ def solution_patch(b, n, bug=None):
         found = [x for x in BUGS if x.name == bug]
         if not found:
             sys.exit(f"error: no bug '{bug}' in the catalogue")
+        if not found[0].stage <= n <= HISTORY_LAST_STAGE:
+            # bisect-exercise verify proves the edits on those stages only
+            sys.exit(f"error: the bug '{bug}' fits stages {found[0].stage}-"
+                     f"{HISTORY_LAST_STAGE}, not stage {n}")
         e = found[0].edit
         if e.path not in files:
             files[e.path] = b.show(f"stage-{n}", e.path)
