@@ -146,13 +146,14 @@ kit_files=$(for s in $(seq 0 "$KIT_LAST_STAGE"); do
 	git -C "$tree" diff --name-only baseline "stage-$s"; done | grep -v "^kernel/sched/" | sort -u)
 # The symbols the debug build has, by which unifdef resolves the blocks.
 debug_symbols=(CONFIG_DEBUG_KIT_MUTEX CONFIG_DEBUG_LOCK_ALLOC CONFIG_SMP CONFIG_KIT_MUTEX)
-# debug_source S: into $SCRATCH/debug-source-S; fails when a file cannot
-# be read or resolved, and then the stage boots.
+# debug_source S: into $SCRATCH/debug-source-S, computed once for every
+# stage here; the file is missing when a stage's files cannot be read,
+# resolved by unifdef or stripped, and such a stage boots.
 debug_source() {
 	local f out=$SCRATCH/debug-source-$1
-	: >"$out"
+	rm -f "$out" "$out.part"
 	for f in $kit_files; do
-		echo "== $f" >>"$out"
+		echo "== $f" >>"$out.part"
 		git -C "$tree" cat-file -e "stage-$1:$f" 2>/dev/null || continue
 		case "$f" in
 		*.[ch])
@@ -161,16 +162,15 @@ debug_source() {
 			"$SCRATCH/unifdef" "${debug_symbols[@]/#/-D}" <"$out.in" >"$out.unifdef"
 			[ $? -le 1 ] || return 1
 			gcc -fpreprocessed -dD -E -P -x c - <"$out.unifdef" >"$out.c" || return 1
-			grep -v "^struct [a-z_]*;$" "$out.c" >>"$out" ;;
-		*) git -C "$tree" show "stage-$1:$f" >>"$out" || return 1 ;;
+			grep -v "^struct [a-z_]*;$" "$out.c" >>"$out.part" ;;
+		*) git -C "$tree" show "stage-$1:$f" >>"$out.part" || return 1 ;;
 		esac
 	done
+	mv "$out.part" "$out"
 }
+for s in $(seq 0 "$KIT_LAST_STAGE"); do debug_source "$s"; done
 # same_debug_source S T: both computed, and equal.
-same_debug_source() {
-	debug_source "$1" && debug_source "$2" &&
-		cmp -s "$SCRATCH/debug-source-$1" "$SCRATCH/debug-source-$2"
-}
+same_debug_source() { cmp -s "$SCRATCH/debug-source-$1" "$SCRATCH/debug-source-$2"; }
 
 test_expect_success "debug_source sees what stage 3 changed in the debug kernel, not stage 6's spinning, and no call of the spin helper" '
 	built 0 --debug &&
@@ -181,8 +181,9 @@ test_expect_success "debug_source sees what stage 3 changed in the debug kernel,
 	! same_debug_source 2 3 &&
 	same_debug_source 5 6 &&
 	for s in $(seq 0 "$KIT_LAST_STAGE"); do
-		debug_source $s &&
-		calls=$(grep "kit_mutex_spin_on_owner" "$SCRATCH/debug-source-$s" | grep -v "^extern int kit_mutex_spin_on_owner(" || true) &&
+		src=$SCRATCH/debug-source-$s &&
+		{ [ -f "$src" ] || { echo "stage-$s: its debug source could not be computed"; exit 1; }; } &&
+		calls=$(grep "kit_mutex_spin_on_owner" "$src" | grep -v "^extern int kit_mutex_spin_on_owner(" || true) &&
 		{ [ -z "$calls" ] || { echo "stage-$s: the debug kernel calls the spin helper: $calls"; exit 1; }; } || exit 1
 	done
 '
