@@ -354,6 +354,25 @@ def _silent_hbreak(addr):
     return bp
 
 
+def _run_alone_to(addr, secs):
+    """_run_alone_for(SECS), stopping at ADDR (an int).  Returns
+    (timed_out, reached)."""
+    bp = _silent_hbreak("{:#x}".format(addr))
+    try:
+        timed_out = _run_alone_for(secs)
+        return timed_out, bp.hit_count > 0
+    finally:
+        bp.delete()
+
+
+def _outer_frame(frame):
+    """FRAME, or the real frame it was inlined into: an inlined function
+    has no return address of its own."""
+    while frame is not None and frame.type() == gdb.INLINE_FRAME:
+        frame = frame.older()
+    return frame
+
+
 class _SpinOnOwnerCall(gdb.Breakpoint):
     """Counts calls of kit_mutex_spin_on_owner() made while the owner runs,
     without stopping the guest."""
@@ -555,23 +574,15 @@ moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
         if gdb.parameter("scheduler-locking") != "on":
             raise gdb.GdbError("kit-run-to-return: only the selected vCPU may run: "
                                "'set scheduler-locking on' first")
-        frame = _kit_frame(gdb.newest_frame())
-        # An inlined function has no return address of its own: finish
-        # the real frame it was inlined into.
-        while frame is not None and frame.type() == gdb.INLINE_FRAME:
-            frame = frame.older()
+        # finish the real frame an inlined kit function is part of
+        frame = _outer_frame(_kit_frame(gdb.newest_frame()))
         if frame is None or frame.older() is None:
             raise gdb.GdbError("kit-run-to-return: no kit function on this vCPU's stack")
         func = frame.name()
         func_type = frame.function().type if frame.function() else None
         # frames are gone once the vCPU runs: keep what is needed of them
         caller = frame.older().name() or "its caller"
-        bp = _silent_hbreak("{:#x}".format(frame.older().pc()))
-        try:
-            timed_out = _run_alone_for(secs)
-            returned = bp.hit_count > 0
-        finally:
-            bp.delete()
+        timed_out, returned = _run_alone_to(frame.older().pc(), secs)
         if returned:
             value = _return_value(func_type) if func_type else None
             gdb.write("{} returned{} to {}\n".format(
@@ -581,13 +592,6 @@ moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
         gdb.write("{} has not returned {}: vCPU {} is in {}\n".format(
             func, "in {:g} s".format(secs) if timed_out else "(the guest stopped early)",
             gdb.selected_thread().num - 1, now.name() if now else "another function"))
-
-
-def _outer_frame(frame):
-    """FRAME, or the real frame it was inlined into."""
-    while frame is not None and frame.type() == gdb.INLINE_FRAME:
-        frame = frame.older()
-    return frame
 
 
 class KitStepLock(gdb.Command):
@@ -655,12 +659,7 @@ or free with one.  Needs 'set scheduler-locking on'."""
                 # run it through, to the instruction after the call, or
                 # for a tail call to where our function returns
                 stop = pc + insn["length"] if m.group(1) == "call" else ret_pc
-                bp = _silent_hbreak("{:#x}".format(stop))
-                try:
-                    timed_out = _run_alone_for(5)
-                    returned = bp.hit_count > 0
-                finally:
-                    bp.delete()
+                timed_out, returned = _run_alone_to(stop, 5)
                 if timed_out or not returned:
                     raise gdb.GdbError("kit-step-lock: {} did not return within 5 s".format(
                         m.group(2)))
