@@ -30,7 +30,9 @@
  * last line repeats the figures for scripts:
  * "result: ops=N cpu=N [fast=N spin=N ...] tmin=N tmax=N worst_us=N [lost=N]".
  * The kit's counters are those of /sys/kernel/debug/kit_mutex/stats, the
- * spin loop's among them (watch, crowd, miss: see kit_mutex_debugfs.c).
+ * spin loop's among them (watch, crowd, miss: see kit_mutex_debugfs.c),
+ * and the hand-overs of stage 13 on (handoff); a counter the stage's
+ * stats file does not have reads 0.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -222,6 +224,7 @@ static void write_file(const char *path, const char *s)
 /* the kit's counters, as kit_mutex_debugfs.c names them */
 static const char * const stat_names[] = {
 	"fast", "spin", "grab", "slow", "sleep", "watch", "crowd", "miss",
+	"handoff",
 };
 #define NSTATS	((int)(sizeof(stat_names) / sizeof(stat_names[0])))
 
