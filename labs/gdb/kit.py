@@ -84,6 +84,7 @@ def _rq_curr(cpu):
 
 
 KIT_MUTEX_FLAG_WAITERS = 0x01  # include/linux/kit_mutex.h, from stage 12 on
+KIT_MUTEX_FLAG_HANDOFF = 0x02  # from stage 13 on
 KIT_MUTEX_FLAGS = 0x03
 
 
@@ -128,8 +129,11 @@ def _lock_state(lock):
         count = int(lock["count"]["counter"])
         if count < 0:
             text += ", count {} (waiters possible)".format(count)
-    elif word & KIT_MUTEX_FLAG_WAITERS:
-        text += ", waiters flag"
+    else:
+        if word & KIT_MUTEX_FLAG_WAITERS:
+            text += ", waiters flag"
+        if word & KIT_MUTEX_FLAG_HANDOFF:
+            text += ", handoff flag"
     return text
 
 
@@ -174,8 +178,9 @@ EXPR is a struct kit_mutex or a pointer to one, for example
 Up to stage 11 the lock is count and owner: count is 1 when unlocked, 0
 when locked, negative when locked with possible waiters; owner exists
 from stage 1 on, and is written from stage 2 on.  From stage 12 on the
-owner is the lock word: the owner task, 0 when free, and a waiters flag
-in the low bits."""
+owner is the lock word: the owner task, 0 when free, and flags in the
+low bits: 0x1 tasks may wait, 0x2 (from stage 13 on) the first waiter
+asks for the lock to be handed over."""
 
     def __init__(self):
         super(KitMutex, self).__init__("kit-mutex", gdb.COMMAND_DATA)
@@ -701,6 +706,20 @@ For breakpoint conditions, at any stage."""
         return int(_lock_held(_kit_lock_arg(lock)))
 
 
+class _KitFlags(gdb.Function):
+    """$kit_flags(LOCK): the flags in the lock word of the kit mutex LOCK
+(a pointer or an address): 0x1 tasks may wait, 0x2 the first waiter asks
+for a hand-over (stage 13 on); 0 before stage 12, which has no word.
+For breakpoint conditions."""
+
+    def __init__(self):
+        super(_KitFlags, self).__init__("kit_flags")
+
+    def invoke(self, lock):
+        word = _owner_word(_kit_lock_arg(lock))
+        return 0 if word is None else word & KIT_MUTEX_FLAGS
+
+
 class _KitWaiters(gdb.Function):
     """$kit_waiters(LOCK): how many tasks are on the wait list of the kit
 mutex LOCK (a pointer or an address).  For breakpoint conditions."""
@@ -723,3 +742,4 @@ KitRunToReturn()
 KitStepLock()
 _KitHeld()
 _KitWaiters()
+_KitFlags()
