@@ -199,6 +199,15 @@ SKELETONS = {
             " * course/ASSIGNMENT-12.md says more.\n"
             " */\n"),
     ]),
+    13: ("prev", [
+        cut(KIT_H, r"(#define KIT_MUTEX_FLAG_WAITERS\t0x01UL\n)",
+            r"\1/*\n"
+            " * TODO(stage 13): a second flag, 0x02, by which the first waiter\n"
+            " * asks the next unlock to hand it the lock rather than free it,\n"
+            " * as upstream 9d659ae14b54 (\"locking/mutex: Add lock handoff to\n"
+            " * avoid starvation\") has it.  course/ASSIGNMENT-13.md says more.\n"
+            " */\n"),
+    ]),
 }
 
 

@@ -112,18 +112,30 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin; 
 	expect_eq 0 "$(value "$log" OFF)" "spin acquisitions with NO_OWNER_SPIN"
 '
 
-# and assignment 12's command, as printed there: from stage 12 on, a lock
-# file shows the word's waiters flag while a task waits
-test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter sets the waiters flag" '
+# and the guest commands of assignments 12 and 13, as printed there: from
+# stage 12 on, a lock file shows the word's waiters flag while a task
+# waits; from stage 13 on, tasks that take turns at a lock asleep get it
+# handed over (on one vCPU too: the unlocker asks again before the woken
+# waiter runs)
+test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter sets the waiters flag; locks are handed over" '
 	cmd12=$(grep "^kit-hold kit0 3000 sleep &" "$KIT_ROOT/course/ASSIGNMENT-12.md") &&
+	cmd13=$(grep "^test-kit-mutex K 3 3 " "$KIT_ROOT/course/ASSIGNMENT-13.md") &&
 	guest "newest-1" --stage '"$newest"' --smp 1 --cmd "
 		$cmd12
 		wait
+		echo HANDOFF_BEGIN
+		$cmd13
+		echo HANDOFF_END
 		test-kit-mutex K 3 2 -l 3000 >/dev/null || exit 1
 		echo SPIN=\$(kit-stat spin)" &&
 	log="$SCRATCH/newest-1.log" &&
 	line=$(grep -E "^flags=1 owner=([1-9][0-9]*) holder=\1 waiters=1 waiter_pids=[1-9][0-9]* ops=0 counter=0" "$log") &&
 	echo "# $line" &&
+	sed -n "/^HANDOFF_BEGIN/,/^HANDOFF_END/p" "$log" >"$SCRATCH/handoff.out" &&
+	sed "s/^/# /" "$SCRATCH/handoff.out" &&
+	grep -q "^per task: [1-9][0-9]* to [0-9]* ops; longest operation: [0-9]* us$" "$SCRATCH/handoff.out" &&
+	handoffs=$(sed -n "/^per task/{n;p;}" "$SCRATCH/handoff.out") &&
+	{ [ "${handoffs:-0}" -gt 0 ] || { echo "Expected hand-overs > 0 after the per-task line, got ${handoffs:-none}"; exit 1; }; } &&
 	expect_eq 0 "$(value "$log" SPIN)" "spin acquisitions on 1 vCPU"
 '
 
