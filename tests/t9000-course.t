@@ -11,7 +11,12 @@
 # before graded in full: it is graded --quick, the stage's own checks
 # with the build, the boot and the BUG check, some 20 s less a stage.
 # One made of stage N's files with the answer cut out (this) is graded
-# in full.  (lost-wakeup, a hang in about half the
+# in full.  A prev skeleton that only adds comments, for a stage with no
+# guest check of its own (its own checks are checkpatch and the lab), is
+# not graded at all, but the newest stage's: its kernel is stage N-1's,
+# whose answer the stage before graded in full, and t6000 shows lab N's
+# check failing on stage N-1, its wrong stage; one such grade shows the
+# scoring.  (lost-wakeup, a hang in about half the
 # runs, and debug-list-del, seen by the debug build only, are out of the
 # grader's reach.)  Then the student kit holds no answer line, the
 # assignment's printed commands run as printed, the result files have the
@@ -46,6 +51,33 @@ skeleton_scored() {
 	print("# skeleton: %s grade, %d checks" % ("quick" if quick else "full", len(names)))
 	PY
 }
+# comment_only N: stage N's skeleton adds or removes only comments (and
+# blank lines) in the files it starts from.
+comment_only() {
+	course skeleton "$1" >"$SCRATCH/skeleton-$1.diff" &&
+	python3 - "$SCRATCH/skeleton-$1.diff" <<-"PY"
+	import sys
+	in_comment = {"+": False, "-": False}
+	for line in open(sys.argv[1]):
+	    if line.startswith(("---", "+++")) or line[:1] not in in_comment:
+	        continue
+	    side, text = line[0], line[1:].strip()
+	    if in_comment[side] or text.startswith("/*"):
+	        in_comment[side] = "*/" not in text
+	    elif text:
+	        sys.exit("changes code: " + line.rstrip())
+	sys.exit("ends inside a comment" if any(in_comment.values()) else 0)
+	PY
+}
+# skeleton_ungraded N: stage N's skeleton needs no grade of its own (see
+# the top of this file).
+skeleton_ungraded() {
+	[ "$1" -lt "$KIT_LAST_STAGE" ] &&
+	[ "$(course base "$1")" = prev ] &&
+	[ -z "$("$KIT/grade" "$1" --own-steps | tr -d " ")" ] &&
+	[ "$(cat "$KIT_ROOT"/labs/"$(printf %02d "$1")"-*/wrong-stage)" = $(($1 - 1)) ] &&
+	comment_only "$1"
+}
 # bugs_of N: the catalogue's bugs whose first fitting stage is N.
 bugs_of() {
 	case "$1" in
@@ -64,11 +96,19 @@ for n in $(seq 1 "$KIT_LAST_STAGE"); do
 		total=$(sed -n "s/^Score: \\([0-9]*\\)\\/\\([0-9]*\\)$/\\2/p" "$SCRATCH/answer-'"$n"'.out") &&
 		expect_grep "^Score: $total/$total$" "$SCRATCH/answer-'"$n"'.out" &&
 		: >"$SCRATCH/empty.patch" &&
-		quick=$(course base '"$n"' | sed -n "s/^prev$/--quick/p") &&
-		! "$KIT/grade" '"$n"' $quick --patch "$SCRATCH/empty.patch" --results "$SCRATCH/skeleton-'"$n"'" \
-			>"$SCRATCH/skeleton-'"$n"'.out" 2>&1 &&
-		cat "$SCRATCH/skeleton-'"$n"'.out" &&
-		skeleton_scored "$SCRATCH/skeleton-'"$n"'/results.json" &&
+		# a skeleton with the answer cut out is not comments only
+		if [ "$(course base '"$n"')" = this ] && comment_only '"$n"'; then
+			echo "comment_only passes stage '"$n"''"'"'s skeleton, which cuts code out"; exit 1
+		fi &&
+		if skeleton_ungraded '"$n"'; then
+			echo "# skeleton: stage $(('"$n"' - 1))'"'"'s files and comments, no guest check of its own: not graded"
+		else
+			quick=$(course base '"$n"' | sed -n "s/^prev$/--quick/p") &&
+			! "$KIT/grade" '"$n"' $quick --patch "$SCRATCH/empty.patch" --results "$SCRATCH/skeleton-'"$n"'" \
+				>"$SCRATCH/skeleton-'"$n"'.out" 2>&1 &&
+			cat "$SCRATCH/skeleton-'"$n"'.out" &&
+			skeleton_scored "$SCRATCH/skeleton-'"$n"'/results.json"
+		fi &&
 		for bug in $(bugs_of '"$n"'); do
 			course solution '"$n"' --bug $bug >"$SCRATCH/$bug.patch" &&
 			! "$KIT/grade" '"$n"' --patch "$SCRATCH/$bug.patch" --fail-fast >"$SCRATCH/$bug.out" 2>&1 &&
