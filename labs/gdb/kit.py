@@ -15,9 +15,11 @@
 #                           innermost kit function on its stack returns
 #   kit-step-lock EXPR      step the selected vCPU through the kit function
 #                           it is in, printing each change of the lock
-#   $kit_held(LOCK), $kit_waiters(LOCK)
+#                           (how many: $kit_step_changes)
+#   $kit_held(LOCK), $kit_waiters(LOCK), $kit_flags(LOCK)
 #                           for breakpoint conditions: is LOCK held, how
-#                           many tasks are on its wait list
+#                           many tasks are on its wait list, the flags of
+#                           its word
 #
 # scripts/gdb loads this file after vmlinux-gdb.py.
 
@@ -612,7 +614,9 @@ the kit's (wake_up_process(), spin_lock(), ...) are run through at full
 speed, the vCPU alone with interrupts held off, as kit-run-to-return
 does.  The last line counts the instructions stepped, and those after
 which the lock and the owner it records disagreed: held with no owner,
-or free with one.  Needs 'set scheduler-locking on'."""
+or free with one.  The convenience variable $kit_step_changes is then
+the number of changes of state printed, for scripts.  Needs
+'set scheduler-locking on'."""
 
     MAX_STEPS = 5000
 
@@ -653,7 +657,7 @@ or free with one.  Needs 'set scheduler-locking on'."""
                 int(gdb.parse_and_eval("$sp")) > entry_sp)
 
     def _step(self, lock_expr, func, ret_pc, entry_sp, last):
-        steps = out_of_step = 0
+        steps = out_of_step = changes = 0
         arch = gdb.newest_frame().architecture()
         while steps < self.MAX_STEPS:
             pc = int(gdb.parse_and_eval("$pc"))
@@ -676,6 +680,7 @@ or free with one.  Needs 'set scheduler-locking on'."""
             if state != last:
                 gdb.write("{}\n".format(state))
                 last = state
+                changes += 1
             if _owner_out_of_step(lock):
                 out_of_step += 1
             if self._returned(ret_pc, entry_sp):
@@ -683,6 +688,7 @@ or free with one.  Needs 'set scheduler-locking on'."""
         else:
             raise gdb.GdbError("kit-step-lock: {} has not returned after {} instructions".format(
                 func, steps))
+        gdb.set_convenience_variable("kit_step_changes", changes)
         gdb.write("{} returned after {} instructions; the owner was out of step "
                   "with the lock after {} of them\n".format(func, steps, out_of_step))
 
