@@ -14,7 +14,8 @@
 # in full.  A prev skeleton that only adds comments, for a stage with no
 # guest check of its own (its own checks are checkpatch and the lab), is
 # not graded at all, but the newest stage's: its kernel is stage N-1's,
-# whose answer the stage before graded in full, and t6000 shows lab N's
+# whose answer the stage before graded in full (stage 0, which is no
+# assignment: t4000 boots it and tortures it), and t6000 shows lab N's
 # check failing on stage N-1, its wrong stage; one such grade shows the
 # scoring.  (lost-wakeup, a hang in about half the
 # runs, and debug-list-del, seen by the debug build only, are out of the
@@ -51,30 +52,37 @@ skeleton_scored() {
 	print("# skeleton: %s grade, %d checks" % ("quick" if quick else "full", len(names)))
 	PY
 }
-# comment_only N: stage N's skeleton adds or removes only comments (and
-# blank lines) in the files it starts from.
+# code_of FILE: FILE's C without its comments and blank lines.
+code_of() { gcc -w -fpreprocessed -dD -E -P -x c "$1"; }
+# comment_only N: stage N's skeleton changes only comments (and blank
+# lines) in the files it starts from: each file, before and after the
+# skeleton's diff, is the same code.
 comment_only() {
-	course skeleton "$1" >"$SCRATCH/skeleton-$1.diff" &&
-	python3 - "$SCRATCH/skeleton-$1.diff" <<-"PY"
-	import sys
-	in_comment = {"+": False, "-": False}
-	for line in open(sys.argv[1]):
-	    if line.startswith(("---", "+++")) or line[:1] not in in_comment:
-	        continue
-	    side, text = line[0], line[1:].strip()
-	    if in_comment[side] or text.startswith("/*"):
-	        in_comment[side] = "*/" not in text
-	    elif text:
-	        sys.exit("changes code: " + line.rstrip())
-	sys.exit("ends inside a comment" if any(in_comment.values()) else 0)
-	PY
+	local d=$SCRATCH/comments-$1 f files
+	rm -rf "$d" && mkdir -p "$d/before" &&
+	course skeleton "$1" >"$d/skeleton.diff" &&
+	files=$(sed -n "s|^+++ b/||p" "$d/skeleton.diff") &&
+	for f in $files; do
+		mkdir -p "$d/before/$(dirname "$f")" &&
+		git -C "$KIT_OWN_TREE" show "stage-$(($1 - 1)):$f" >"$d/before/$f" || return 1
+	done &&
+	cp -r "$d/before" "$d/after" &&
+	(cd "$d/after" && patch -s -p1 <"$d/skeleton.diff") &&
+	for f in $files; do
+		code_of "$d/before/$f" >"$d/before.c" && code_of "$d/after/$f" >"$d/after.c" || return 1
+		if ! cmp -s "$d/before.c" "$d/after.c"; then
+			echo "# stage $1's skeleton changes the code of $f"
+			return 1
+		fi
+	done
 }
 # skeleton_ungraded N: stage N's skeleton needs no grade of its own (see
 # the top of this file).
 skeleton_ungraded() {
+	local own
 	[ "$1" -lt "$KIT_LAST_STAGE" ] &&
 	[ "$(course base "$1")" = prev ] &&
-	[ -z "$("$KIT/grade" "$1" --own-steps | tr -d " ")" ] &&
+	own=$("$KIT/grade" "$1" --own-steps) && [ -z "$(echo "$own" | tr -d " ")" ] &&
 	[ "$(cat "$KIT_ROOT"/labs/"$(printf %02d "$1")"-*/wrong-stage)" = $(($1 - 1)) ] &&
 	comment_only "$1"
 }
