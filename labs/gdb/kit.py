@@ -372,6 +372,15 @@ def _run_alone_to(addr, secs):
         bp.delete()
 
 
+def _return_frame(frame):
+    """The frame FRAME returns to: not one gdb makes up for a tail call
+    (a jmp to FRAME's function), which is never returned to."""
+    caller = frame.older()
+    while caller is not None and caller.type() == gdb.TAILCALL_FRAME and caller.older() is not None:
+        caller = caller.older()
+    return caller
+
+
 def _outer_frame(frame):
     """FRAME, or the real frame it was inlined into: an inlined function
     has no return address of its own."""
@@ -583,13 +592,14 @@ moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
                                "'set scheduler-locking on' first")
         # finish the real frame an inlined kit function is part of
         frame = _outer_frame(_kit_frame(gdb.newest_frame()))
-        if frame is None or frame.older() is None:
+        ret = _return_frame(frame) if frame is not None else None
+        if ret is None:
             raise gdb.GdbError("kit-run-to-return: no kit function on this vCPU's stack")
         func = frame.name()
         func_type = frame.function().type if frame.function() else None
         # frames are gone once the vCPU runs: keep what is needed of them
-        caller = frame.older().name() or "its caller"
-        timed_out, returned = _run_alone_to(frame.older().pc(), secs)
+        caller = ret.name() or "its caller"
+        timed_out, returned = _run_alone_to(ret.pc(), secs)
         if returned:
             value = _return_value(func_type) if func_type else None
             gdb.write("{} returned{} to {}\n".format(
@@ -630,15 +640,11 @@ the number of changes of state printed, for scripts.  Needs
             raise gdb.GdbError("kit-step-lock: only the selected vCPU may run: "
                                "'set scheduler-locking on' first")
         frame = _outer_frame(_kit_frame(gdb.newest_frame()))
-        if frame is None or frame.older() is None:
+        ret = _return_frame(frame) if frame is not None else None
+        if ret is None:
             raise gdb.GdbError("kit-step-lock: no kit function on this vCPU's stack")
         func = frame.name()
-        # Where the function returns to: not a frame gdb makes up for a
-        # tail call (a jmp to it), which is never returned to.
-        caller = frame.older()
-        while caller.type() == gdb.TAILCALL_FRAME and caller.older() is not None:
-            caller = caller.older()
-        ret_pc = caller.pc()
+        ret_pc = ret.pc()
         # below the frame's own stack pointer: deeper calls; above it: returned
         frame.select()
         entry_sp = int(gdb.parse_and_eval("$sp"))
