@@ -310,22 +310,36 @@ def _run_for(secs):
     """continue, and interrupt the guest after SECS unless it stops first.
     Returns True when the time ran out, False when it stopped earlier."""
     state = {"done": False, "fired": False}
+    timers = []
 
     def interrupt():
         # Queued from the timer thread, run by gdb's: do nothing if the
         # guest stopped by itself meanwhile, or a later 'continue' would
         # be cut short.
-        if not state["done"]:
-            state["fired"] = True
+        if state["done"]:
+            return
+        state["fired"] = True
+        try:
             gdb.execute("interrupt")
+        except gdb.error:
+            pass
+        # An interrupt that comes while gdb has the guest stopped to test
+        # a breakpoint's condition is lost: ask again until it stops.
+        arm(0.5)
 
-    timer = threading.Timer(secs, lambda: gdb.post_event(interrupt))
-    timer.start()
+    def arm(delay):
+        timer = threading.Timer(delay, lambda: gdb.post_event(interrupt))
+        timer.daemon = True
+        timers.append(timer)
+        timer.start()
+
+    arm(secs)
     try:
         gdb.execute("continue")
     finally:
         state["done"] = True
-        timer.cancel()
+        for timer in timers:
+            timer.cancel()
     return state["fired"]
 
 
