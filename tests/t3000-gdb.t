@@ -3,11 +3,12 @@
 # gdb attaches to the guest's gdbstub with the command the boot prints,
 # stops on a hardware breakpoint in the kit mutex, shows who called it,
 # and the kernel's lx- scripts work.  Each guest has one record, and two
-# guests started at once get ports of their own.
+# guests started at once get ports of their own.  A run directory left by
+# a boot that was killed goes at the next boot, and a live boot's stays.
 # time limit: 600 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 6
+plan 7
 need_tree
 built 5 || { echo "Bail out! stage 5 does not build"; exit 1; }
 
@@ -39,9 +40,20 @@ stop_guests() {
 }
 trap stop_guests EXIT
 
+# A killed boot's run directory (its pid gone), and one of a boot still
+# running (this shell's pid), before the boots below.
+sh -c : & dead=$!; wait $dead
+mkdir -p "$KIT_RUN/boot.$dead.killed" "$KIT_RUN/boot.$$.running"
+
 boot_halted one
 boot_halted two
 wait_record one && wait_record two
+
+test_expect_success "a boot removes the run directory of a boot that was killed, not of one that runs" '
+	test ! -e "$KIT_RUN/boot.$dead.killed" &&
+	test -d "$KIT_RUN/boot.$$.running"
+'
+rmdir "$KIT_RUN/boot.$$.running"
 
 test_expect_success "two guests started at once listen on ports of their own, each in its record" '
 	p1=$(record_field "$SCRATCH/one.guest" port) && p2=$(record_field "$SCRATCH/two.guest" port) &&
