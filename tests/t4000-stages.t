@@ -173,7 +173,7 @@ debug_source() {
 			git -C "$tree" show "stage-$1:$f" >"$out.in" || return 1
 			"$SCRATCH/unifdef" "${debug_symbols[@]/#/-D}" <"$out.in" >"$out.unifdef"
 			[ $? -le 1 ] || return 1
-			gcc -fpreprocessed -dD -E -P -x c - <"$out.unifdef" >"$out.c" || return 1
+			c_code - <"$out.unifdef" >"$out.c" || return 1
 			grep -v "^struct [a-z_]*;$" "$out.c" >>"$out.part" ;;
 		*) git -C "$tree" show "stage-$1:$f" >>"$out.part" || return 1 ;;
 		esac

@@ -52,8 +52,6 @@ skeleton_scored() {
 	print("# skeleton: %s grade, %d checks" % ("quick" if quick else "full", len(names)))
 	PY
 }
-# code_of FILE: FILE's C without its comments and blank lines.
-code_of() { gcc -w -fpreprocessed -dD -E -P -x c "$1"; }
 # comment_only N: stage N's skeleton changes only comments (and blank
 # lines) in the files it starts from: each file, before and after the
 # skeleton's diff, is the same code.
@@ -69,19 +67,19 @@ comment_only() {
 	cp -r "$d/before" "$d/after" &&
 	(cd "$d/after" && patch -s -p1 <"$d/skeleton.diff") &&
 	for f in $files; do
-		code_of "$d/before/$f" >"$d/before.c" && code_of "$d/after/$f" >"$d/after.c" || return 1
+		c_code "$d/before/$f" >"$d/before.c" && c_code "$d/after/$f" >"$d/after.c" || return 1
 		if ! cmp -s "$d/before.c" "$d/after.c"; then
 			echo "# stage $1's skeleton changes the code of $f"
 			return 1
 		fi
 	done
 }
-# skeleton_ungraded N: stage N's skeleton needs no grade of its own (see
-# the top of this file).
+# skeleton_ungraded N BASE: stage N's skeleton, made from BASE (course.py
+# base N), needs no grade of its own (see the top of this file).
 skeleton_ungraded() {
 	local own
 	[ "$1" -lt "$KIT_LAST_STAGE" ] &&
-	[ "$(course base "$1")" = prev ] &&
+	[ "$2" = prev ] &&
 	own=$("$KIT/grade" "$1" --own-steps) && [ -z "$(echo "$own" | tr -d " ")" ] &&
 	[ "$(cat "$KIT_ROOT"/labs/"$(printf %02d "$1")"-*/wrong-stage)" = $(($1 - 1)) ] &&
 	comment_only "$1"
@@ -104,14 +102,15 @@ for n in $(seq 1 "$KIT_LAST_STAGE"); do
 		total=$(sed -n "s/^Score: \\([0-9]*\\)\\/\\([0-9]*\\)$/\\2/p" "$SCRATCH/answer-'"$n"'.out") &&
 		expect_grep "^Score: $total/$total$" "$SCRATCH/answer-'"$n"'.out" &&
 		: >"$SCRATCH/empty.patch" &&
+		base=$(course base '"$n"') &&
 		# a skeleton with the answer cut out is not comments only
-		if [ "$(course base '"$n"')" = this ] && comment_only '"$n"'; then
+		if [ "$base" = this ] && comment_only '"$n"'; then
 			echo "comment_only passes stage '"$n"''"'"'s skeleton, which cuts code out"; exit 1
 		fi &&
-		if skeleton_ungraded '"$n"'; then
+		if skeleton_ungraded '"$n"' "$base"; then
 			echo "# skeleton: stage $(('"$n"' - 1))'"'"'s files and comments, no guest check of its own: not graded"
 		else
-			quick=$(course base '"$n"' | sed -n "s/^prev$/--quick/p") &&
+			quick=$(echo "$base" | sed -n "s/^prev$/--quick/p") &&
 			! "$KIT/grade" '"$n"' $quick --patch "$SCRATCH/empty.patch" --results "$SCRATCH/skeleton-'"$n"'" \
 				>"$SCRATCH/skeleton-'"$n"'.out" 2>&1 &&
 			cat "$SCRATCH/skeleton-'"$n"'.out" &&

@@ -66,6 +66,10 @@ expect_grep() {
 	return 1
 }
 
+# c_code FILE (- for standard input): the C in FILE without its comments
+# and blank lines, for comparing code while comments change.
+c_code() { gcc -w -fpreprocessed -dD -E -P -x c "$1"; }
+
 # guest LOGNAME [scripts/boot options] --cmd SCRIPT: boot quietly, keep the
 # console in $SCRATCH/LOGNAME.log, return the guest's status.
 guest() {
