@@ -35,6 +35,9 @@ except ImportError:  # the lx- scripts are not loaded
 
 X86_EFLAGS_IF = 0x200  # interrupts enabled
 TIF_NEED_RESCHED = 3  # arch/x86/include/asm/thread_info.h, 6.1
+# preempt_count's HARDIRQ_MASK | NMI_MASK (linux/preempt.h): in a handler
+# entered by an interrupt, which cleared IF
+PREEMPT_IRQ_BITS = 0xf0000 | 0xf00000
 
 SLOWPATH_FUNCS = {
     "__kit_mutex_lock_common": "lock slow path",
@@ -343,22 +346,55 @@ def _run_for(secs):
     return state["fired"]
 
 
+def _current_task():
+    try:
+        return int(gdb.parse_and_eval("$lx_current()").address)
+    except gdb.error:
+        return None
+
+
+def _in_interrupt():
+    """Is the selected vCPU in an interrupt handler: its preempt count's
+    hardirq or NMI bits, or an entry stub on its stack (asm_sysvec_*,
+    before the handler counts itself in)?"""
+    try:
+        count = cpus.per_cpu(gdb.parse_and_eval("&__preempt_count"),
+                             gdb.selected_thread().num - 1)
+        if int(count) & PREEMPT_IRQ_BITS:
+            return True
+    except (gdb.error, AttributeError):
+        pass
+    frame, depth = gdb.newest_frame(), 0
+    while frame is not None and depth < 64:
+        if (frame.name() or "").startswith("asm_"):
+            return True
+        frame, depth = frame.older(), depth + 1
+    return False
+
+
 def _run_alone_for(secs):
     """_run_for() with the selected vCPU's interrupts held off, for the
     commands that run one vCPU under scheduler-locking: a timer interrupt
     there would read the clock, and wait for ever if a frozen vCPU was
-    stopped in the middle of updating it.  IF is restored on that vCPU
-    when it stops; interrupts pending meanwhile arrive once all run."""
+    stopped in the middle of updating it.  IF is given back to that vCPU
+    when it stops, unless the kernel took over the flag meanwhile: a
+    vCPU that switched tasks, or stopped in an interrupt handler, has
+    enabled interrupts itself since (finish_task_switch() does), and its
+    IF is the kernel's, not ours; setting it in a handler would let a
+    second interrupt in.  Interrupts pending meanwhile arrive once all
+    run."""
     thread = gdb.selected_thread()
     eflags = int(gdb.parse_and_eval("$eflags"))
+    task = _current_task()
     gdb.execute("set $eflags = {}".format(eflags & ~X86_EFLAGS_IF))
     try:
         return _run_for(secs)
     finally:
         now = gdb.selected_thread()
         thread.switch()
-        flags = int(gdb.parse_and_eval("$eflags"))
-        gdb.execute("set $eflags = {}".format(flags | (eflags & X86_EFLAGS_IF)))
+        if _current_task() == task and not _in_interrupt():
+            flags = int(gdb.parse_and_eval("$eflags"))
+            gdb.execute("set $eflags = {}".format(flags | (eflags & X86_EFLAGS_IF)))
         now.switch()
 
 
