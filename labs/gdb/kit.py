@@ -16,6 +16,9 @@
 #   kit-step-lock EXPR      step the selected vCPU through the kit function
 #                           it is in, printing each change of the lock
 #                           (how many: $kit_step_changes)
+#   kit-vcpu-preempted CPU...|none
+#                           play the hypervisor: tell the guest which vCPUs
+#                           are preempted (stage 14 on)
 #   $kit_held(LOCK), $kit_waiters(LOCK), $kit_flags(LOCK)
 #                           for breakpoint conditions: is LOCK held, how
 #                           many tasks are on its wait list, the flags of
@@ -593,6 +596,50 @@ and clears the flag."""
             _task_str(task), gdb.selected_thread().num - 1))
 
 
+class KitVcpuPreempted(gdb.Command):
+    """Play the hypervisor: tell the guest which of its vCPUs are preempted.
+
+Usage: kit-vcpu-preempted CPU...|none
+
+A hypervisor that takes a vCPU off its physical CPU can say so to the
+guest: KVM sets a byte in the vCPU's steal-time page, which
+vcpu_is_preempted() reads.  Under TCG nothing does, so from stage 14 on
+the kit also asks its own mask, kit_preempted (the guest's
+/sys/kernel/debug/kit_mutex/preempted): this sets it to the CPUs given,
+or to none.  It only tells; it stops no vCPU.  To preempt one for real,
+run the others alone (set scheduler-locking on).  Before stage 14 it
+says that the guest cannot be told, and changes nothing."""
+
+    def __init__(self):
+        super(KitVcpuPreempted, self).__init__("kit-vcpu-preempted", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        usage = "Usage: kit-vcpu-preempted CPU...|none"
+        words = arg.replace(",", " ").split()
+        if words == ["none"]:
+            cpu_list = []
+        else:
+            try:
+                cpu_list = sorted({int(w) for w in words})
+            except ValueError:
+                raise gdb.GdbError(usage)
+            if not cpu_list:
+                raise gdb.GdbError(usage)
+        try:
+            mask = gdb.parse_and_eval("kit_preempted")
+        except gdb.error:
+            gdb.write("no kit_preempted before stage 14: the guest cannot be told "
+                      "that a vCPU is preempted\n")
+            return
+        nbits = 8 * mask["bits"][0].type.sizeof
+        if any(c < 0 or c >= nbits for c in cpu_list):
+            raise gdb.GdbError("kit-vcpu-preempted: CPUs 0 to {} only".format(nbits - 1))
+        bits = sum(1 << c for c in cpu_list)
+        gdb.execute("set var kit_preempted.bits[0] = {:#x}".format(bits))
+        gdb.write("vCPUs reported preempted: {}\n".format(
+            ",".join(str(c) for c in cpu_list) or "none"))
+
+
 def _return_value(func_type):
     """What a function of type FUNC_TYPE just returned, read from rax, as
     text: the x86-64 ABI returns integers and pointers there."""
@@ -802,6 +849,7 @@ KitRunToSpin()
 KitNeedResched()
 KitRunToReturn()
 KitStepLock()
+KitVcpuPreempted()
 _KitHeld()
 _KitWaiters()
 _KitFlags()
