@@ -208,6 +208,21 @@ SKELETONS = {
             " * avoid starvation\") has it.  course/ASSIGNMENT-13.md says more.\n"
             " */\n"),
     ]),
+    # The kit's stand-in for the hypervisor (kit_vcpu_is_preempted() and
+    # its debugfs file) is instrumentation, given; the test is the answer.
+    14: ("this", [
+        cut(CORE_C, r"(\t\t \*\n)\t\t \* In a virtual machine on_cpu says only .*?\*/\n"
+            r"\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\) \|\|\n"
+            r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{\n",
+            r"\1\t\t * TODO(stage 14): in a virtual machine, also stop when the\n"
+            "\t\t * owner's vCPU is preempted, as upstream 05ffc951392d\n"
+            "\t\t * (\"locking/mutex: Break out of expensive busy-loop on\n"
+            "\t\t * {mutex,rwsem}_spin_on_owner() when owner vCPU is\n"
+            "\t\t * preempted\") does.  Ask kit_vcpu_is_preempted(), which\n"
+            "\t\t * also hears the kit's stand-in for the hypervisor.\n"
+            "\t\t */\n"
+            "\t\tif (!READ_ONCE(owner->on_cpu) || need_resched()) {\n"),
+    ]),
 }
 
 

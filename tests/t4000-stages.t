@@ -90,13 +90,18 @@ test_expect_success "stage 0, contended on 4 vCPUs, never spins, and has no owne
 '
 
 newest=$KIT_LAST_STAGE
-test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin; with NO_OWNER_SPIN torture passes and nothing spins" '
+# and the guest command of assignment 14, as printed there: with every
+# vCPU reported preempted, contention spins hardly at all
+test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, not on preempted vCPUs; with NO_OWNER_SPIN torture passes and nothing spins" '
+	cmd14=$(grep "^cat /sys/devices/system/cpu/online >" "$KIT_ROOT/course/ASSIGNMENT-14.md") &&
 	guest "newest-4" --stage '"$newest"' --smp 4 --timeout 240 --cmd "
 		f=/sys/kernel/debug/sched/features
 		kit-torture '"$TORTURE_SECS"' 4 || exit 1
 		echo reset >/sys/kernel/debug/kit_mutex/stats
 		test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 2
 		echo ON=\$(kit-stat spin)
+		echo PREEMPTED=\$($cmd14)
+		echo \"LEFT: \$(cat /sys/kernel/debug/kit_mutex/preempted)\"
 		echo NO_OWNER_SPIN >\$f && grep -q NO_OWNER_SPIN \$f || exit 9
 		kit-torture 5 4 || exit 3
 		echo reset >/sys/kernel/debug/kit_mutex/stats
@@ -109,6 +114,11 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin; 
 	sed -n "/^ON=/,\$p" "$log" | grep -q "kit_mutex_lock-torture:--- End of test: SUCCESS" &&
 	on=$(value "$log" ON) &&
 	{ [ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 with OWNER_SPIN, got ${on:-none}"; exit 1; }; } &&
+	preempted=$(value "$log" PREEMPTED) &&
+	echo "# spin acquisitions in 2 s: $on; in 1 s, every vCPU reported preempted: ${preempted:-none}" &&
+	{ [ -n "$preempted" ] && [ $((20 * preempted)) -le "$on" ] ||
+		{ echo "Expected under $on/20 spin acquisitions with every vCPU reported preempted, got ${preempted:-none}"; exit 1; }; } &&
+	grep -q "^LEFT: $" "$log" &&
 	expect_eq 0 "$(value "$log" OFF)" "spin acquisitions with NO_OWNER_SPIN"
 '
 
