@@ -38,9 +38,11 @@ except ImportError:  # the lx- scripts are not loaded
 
 X86_EFLAGS_IF = 0x200  # interrupts enabled
 TIF_NEED_RESCHED = 3  # arch/x86/include/asm/thread_info.h, 6.1
-# preempt_count's HARDIRQ_MASK | NMI_MASK (linux/preempt.h): in a handler
-# entered by an interrupt, which cleared IF
-PREEMPT_IRQ_BITS = 0xf0000 | 0xf00000
+# preempt_count's HARDIRQ_MASK (linux/preempt.h): in an interrupt handler
+HARDIRQ_BITS = 0xf0000
+# the entry stubs of external interrupts, which are taken only with IF set
+# (exceptions and NMIs are taken with IF clear too)
+IRQ_ENTRY_PREFIXES = ("asm_sysvec_", "asm_common_interrupt", "asm_spurious_interrupt")
 
 SLOWPATH_FUNCS = {
     "__kit_mutex_lock_common": "lock slow path",
@@ -357,21 +359,25 @@ def _current_task():
 
 
 def _in_interrupt():
-    """Is the selected vCPU in an interrupt handler: its preempt count's
-    hardirq or NMI bits, or an entry stub on its stack (asm_sysvec_*,
-    before the handler counts itself in)?"""
+    """Is the selected vCPU in an interrupt handler, which it entered with
+    IF set: its preempt count's hardirq bits, or an external interrupt's
+    entry stub on its stack (asm_sysvec_*, before the handler counts
+    itself in)?"""
     try:
         count = cpus.per_cpu(gdb.parse_and_eval("&__preempt_count"),
                              gdb.selected_thread().num - 1)
-        if int(count) & PREEMPT_IRQ_BITS:
+        if int(count) & HARDIRQ_BITS:
             return True
     except (gdb.error, AttributeError):
         pass
-    frame, depth = gdb.newest_frame(), 0
-    while frame is not None and depth < 64:
-        if (frame.name() or "").startswith("asm_"):
-            return True
-        frame, depth = frame.older(), depth + 1
+    try:
+        frame, depth = gdb.newest_frame(), 0
+        while frame is not None and depth < 64:
+            if (frame.name() or "").startswith(IRQ_ENTRY_PREFIXES):
+                return True
+            frame, depth = frame.older(), depth + 1
+    except gdb.error:
+        pass  # a stack gdb cannot unwind: no stub found on it
     return False
 
 
@@ -527,9 +533,11 @@ the guest run for at most SECONDS, and says which vCPU reached one first,
 and in which function.  With scheduler-locking on, only the selected vCPU
 runs: that moves one locker to where it spins while the others stay
 frozen.  The selected vCPU runs with interrupts held off (its IF flag
-cleared, and restored when it stops): a timer interrupt there would read
-the clock, and wait for ever if a frozen vCPU was stopped in the middle
-of updating it.  Interrupts pending meanwhile arrive once all run again."""
+cleared, and set again when it stops, unless the kernel has taken the
+flag over: a vCPU that went to sleep, or stopped in an interrupt
+handler): a timer interrupt there would read the clock, and wait for
+ever if a frozen vCPU was stopped in the middle of updating it.
+Interrupts pending meanwhile arrive once all run again."""
 
     FUNCS = ("kit_mutex_spin_on_owner", "kit_mspin_lock", "kit_osq_lock")
 
@@ -631,9 +639,10 @@ says that the guest cannot be told, and changes nothing."""
             gdb.write("no kit_preempted before stage 14: the guest cannot be told "
                       "that a vCPU is preempted\n")
             return
-        nbits = 8 * mask["bits"][0].type.sizeof
-        if any(c < 0 or c >= nbits for c in cpu_list):
-            raise gdb.GdbError("kit-vcpu-preempted: CPUs 0 to {} only".format(nbits - 1))
+        # the CPUs the guest has, as the guest's own file accepts them
+        ncpus = int(gdb.parse_and_eval("nr_cpu_ids"))
+        if any(c < 0 or c >= ncpus for c in cpu_list):
+            raise gdb.GdbError("kit-vcpu-preempted: this guest has CPUs 0 to {}".format(ncpus - 1))
         bits = sum(1 << c for c in cpu_list)
         gdb.execute("set var kit_preempted.bits[0] = {:#x}".format(bits))
         gdb.write("vCPUs reported preempted: {}\n".format(
