@@ -1,7 +1,8 @@
 # Lab workload (lab 14): a locker finds the lock held by a task that runs.
 # Each round:
-#   0.0 s  O, pinned to CPU 1, takes kit0 and keeps it 4 s, running
-#          (a delay loop: under gdb, a vCPU that is stopped delays it)
+#   0.0 s  O, pinned to CPU 1, takes kit0 and keeps it 10 s, running
+#          (mdelay(), which counts the clock: the time its vCPU stands
+#          still under gdb counts too)
 #   0.3 s  B (this shell, pinned to CPU 0: echo is built in) asks for
 #          kit0; O runs, so B spins, unless it hears that CPU 1's vCPU
 #          is preempted
@@ -24,8 +25,8 @@ for round in 1 2 3; do
 	else
 		echo "round $round: no vCPU can be reported preempted before stage 14"
 	fi
-	taskset 2 kit-hold kit0 4000 busy &
-	echo "round $round: O (pid $!) takes kit0 on CPU 1, running 4 s"
+	taskset 2 kit-hold kit0 10000 busy &
+	echo "round $round: O (pid $!) takes kit0 on CPU 1, running 10 s"
 	sleep 0.3
 	echo "round $round: B (pid $$) asks for kit0"
 	t0=$(up) b0=$(busy0)
@@ -34,4 +35,4 @@ for round in 1 2 3; do
 	echo "round $round: B got kit0 after $(echo "$t0 $t1" | awk '{ printf "%.1f", $2 - $1 }') s; CPU 0 busy $((b1 - b0)) ticks of 100 meanwhile"
 	wait
 done
-[ -e $preempted ] && echo >$preempted
+if [ -e $preempted ]; then echo >$preempted; fi
