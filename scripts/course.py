@@ -211,6 +211,11 @@ SKELETONS = {
     # The kit's stand-in for the hypervisor (kit_vcpu_is_preempted() and
     # its debugfs file) is instrumentation, given; the test is the answer.
     14: ("this", [
+        cut(CORE_C, r" \* caller should stop spinning and sleep \(the owner is not running or\n"
+            r" \* its vCPU is preempted, .*?\n \* should try to take it\.\n",
+            " * caller should stop spinning and sleep (the owner is not running, the\n"
+            " * lock has passed to another owner, or we must reschedule), 1 when the\n"
+            " * owner released the lock and the caller should try to take it.\n"),
         cut(CORE_C, r"(\t\t \*\n)\t\t \* In a virtual machine on_cpu says only .*?\*/\n"
             r"\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\) \|\|\n"
             r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{\n",
