@@ -634,7 +634,7 @@ says that the guest cannot be told, and changes nothing."""
             if not cpu_list:
                 raise gdb.GdbError(usage)
         try:
-            mask = gdb.parse_and_eval("kit_preempted")
+            gdb.parse_and_eval("kit_preempted")
         except gdb.error:
             gdb.write("no kit_preempted before stage 14: the guest cannot be told "
                       "that a vCPU is preempted\n")
