@@ -1,9 +1,12 @@
 -- spinkit handouts: pandoc Lua filter.
 --  * A code block with class "include" is replaced, at build time, by the
 --    part of a stage patch that touches one file:
---        ```{.include patch="3-spin-loop.patch" file="kernel/locking/kit_mutex.c"}
+--        ```{.include stage="3" file="kernel/locking/kit_mutex.c"}
 --        ```
---    or by a whole kit file: ```{.include src="guest/bin/kit-contend"}```
+--    (the patch is stages/NN-SLUG.patch, the slug from stages/manifest.tsv)
+--    or by a whole kit file: ```{.include src="guest/bin/kit-contend"}```,
+--    or, for ```{.include manifest="stages"}```, by the table of the
+--    stages made from stages/manifest.tsv.
 --    so that code in a handout cannot go stale.
 --  * Links to other handouts (*.md) point at their HTML.
 local root = os.getenv("KIT_ROOT") or ".."
@@ -16,6 +19,45 @@ local function read(path)
   local s = f:read("a")
   f:close()
   return s
+end
+
+-- The records of stages/manifest.tsv, in order: {stage, slug, upstream,
+-- release, title, name = "NN-SLUG"}.
+local function stages()
+  local out = {}
+  for line in (read(root .. "/stages/manifest.tsv") .. "\n"):gmatch("(.-)\n") do
+    if line:match("^%d") then
+      local f = {}
+      for field in (line .. "\t"):gmatch("([^\t]*)\t") do
+        f[#f + 1] = field
+      end
+      out[#out + 1] = {stage = f[1], slug = f[2], upstream = f[3], release = f[4],
+        title = f[7], name = string.format("%02d-%s", tonumber(f[1]), f[2])}
+    end
+  end
+  return out
+end
+
+-- patch_of("3"): "03-spin-loop.patch", from the stage's record.
+local function patch_of(stage)
+  for _, s in ipairs(stages()) do
+    if s.stage == stage then
+      return s.name .. ".patch"
+    end
+  end
+  error("handouts: no stage " .. stage .. " in stages/manifest.tsv")
+end
+
+-- The stages as a Markdown table, parsed: one row a record.
+local function stage_table()
+  local rows = {"| stage | adds | upstream | release | handout |", "|---|---|---|---|---|"}
+  for _, s in ipairs(stages()) do
+    local up = s.upstream == "-" and "the 2.6.28 mutex" or
+      "`" .. s.upstream:gsub(",", "`, `") .. "`"
+    rows[#rows + 1] = string.format("| %s | %s | %s | %s | [Stage %s](stage-%s.html) |",
+      s.stage, s.title, up, s.release, s.stage, s.name)
+  end
+  return pandoc.read(table.concat(rows, "\n"), "markdown").blocks
 end
 
 local function diff_of(patch, file)
@@ -42,20 +84,23 @@ function CodeBlock(el)
     return nil
   end
   local a = el.attributes
-  if a.patch then
+  if a.stage then
+    local patch = patch_of(a.stage)
     -- A student kit leaves out the patches of the stages to be written.
-    local f = io.open(root .. "/stages/" .. a.patch, "r")
+    local f = io.open(root .. "/stages/" .. patch, "r")
     if not f and io.open(root .. "/course/STUDENT-KIT", "r") then
       return pandoc.Para({pandoc.Emph({pandoc.Str(
         "(This stage's code is yours to write: see course/.)")})})
     end
     if f then f:close() end
-    return pandoc.CodeBlock(diff_of(a.patch, a.file), {class = "diff"})
+    return pandoc.CodeBlock(diff_of(patch, a.file), {class = "diff"})
+  elseif a.manifest == "stages" then
+    return stage_table()
   elseif a.src then
     local lang = a.lang or (a.src:match("%.c$") and "c") or "sh"
     return pandoc.CodeBlock(read(root .. "/" .. a.src), {class = lang})
   end
-  error("handouts: an include block needs patch= or src=")
+  error("handouts: an include block needs stage= or src=")
 end
 
 function Link(el)

@@ -20,10 +20,26 @@ KIT_OWN_TREE=$KIT_WORK/kit/linux
 KIT_IMAGES=$KIT_WORK/images
 KIT_RUN=$KIT_WORK/run
 KIT_STAGES_DIR=$KIT_ROOT/stages
-# The newest stage is the highest N of stages/N-*.patch: stages/ is the one
-# source of the stage numbers.
-KIT_LAST_STAGE=$(find "$KIT_STAGES_DIR" -maxdepth 1 -name '[0-9]*-*.patch' -printf '%f\n' |
-	sed 's/-.*//' | sort -n | tail -n 1)
+# stages/manifest.tsv is the one source of a stage's facts (its header says
+# which); the newest stage is its last record.
+KIT_MANIFEST=$KIT_STAGES_DIR/manifest.tsv
+KIT_LAST_STAGE=$(awk -F'\t' '/^[0-9]/ { n = $1 } END { print n }' "$KIT_MANIFEST")
+
+# stage_field N FIELD: one field of stage N's record (a column name of the
+# manifest's header); "-" is printed as nothing.
+stage_field() {
+	awk -F'\t' -v n="$1" -v f="$2" '
+		/^#stage\t/ { for (i = 1; i <= NF; i++) if ("#" f == $i || f == $i) col = i }
+		/^[0-9]/ && $1 == n && col { print ($col == "-" ? "" : $col); found = 1 }
+		END { if (!col || !found) exit 1 }' "$KIT_MANIFEST" ||
+		die "stages/manifest.tsv has no field $2 for stage $1" "see the header of stages/manifest.tsv"
+}
+
+# A stage's files, from its number and slug (the manifest's header).
+stage_name() { printf '%02d-%s' "$1" "$(stage_field "$1" slug)"; }
+stage_patch() { echo "$KIT_STAGES_DIR/$(stage_name "$1").patch"; }
+stage_lab() { echo "$KIT_ROOT/labs/$(stage_name "$1")"; }
+stage_handout() { echo "$KIT_ROOT/handouts/stage-$(stage_name "$1").md"; }
 
 # Reproducible commits: fixed names, dates taken from the patches.
 export GIT_COMMITTER_NAME=spinkit GIT_COMMITTER_EMAIL=spinkit@example.invalid

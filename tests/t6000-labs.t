@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # Each lab's scripted gdb path passes on its own stage, and fails on the
-# stage named in its wrong-stage file: the checks can fail.  That lab N's
+# stage its record names (lab_fails in stages/manifest.tsv): the checks
+# can fail.  That lab N's
 # check passes on stage N is t9000's to show when there is an assignment
 # N: the kit's answer to it, stage N, scores full marks only if it does.
 # Running the same check on the same kernel here too would cost some 20 s
@@ -12,7 +13,7 @@
 # time limit: 1200 s
 . "$(dirname "$0")/lib/tap.sh"
 
-labs=("$KIT_ROOT"/labs/[0-9][0-9]-*/)
+mapfile -t labs < <(for s in $(seq 0 "$KIT_LAST_STAGE"); do stage_lab "$s"; done)
 lab_number() { basename "$1" | sed 's/^0*\([0-9][0-9]*\)-.*/\1/'; }
 has_assignment() { [ -f "$KIT_ROOT/course/ASSIGNMENT-$1.md" ]; }
 graded=0
@@ -24,7 +25,7 @@ need_tree
 
 for dir in "${labs[@]}"; do
 	lab=$(lab_number "$dir")
-	wrong=$(cat "$dir/wrong-stage")
+	wrong=$(stage_field "$lab" lab_fails)
 	if ! has_assignment "$lab"; then
 		test_expect_success "lab $lab ($(basename "$dir")): its gdb check passes on stage-$lab" '
 			"$KIT/lab" '"$lab"' --check
@@ -62,7 +63,7 @@ test_expect_success "lab 7's stage-6 command, run as printed: CPU 0 spins throug
 	cmd=$(sed -n "s/^\(scripts\/boot --stage 6 .*\)$/\1/p" "$readme7") &&
 	test -n "$cmd" &&
 	# stage 7'"'"'s handout prints the same line
-	grep -qxF "$cmd" "$KIT_ROOT"/handouts/*-stage-7.md &&
+	grep -qxF "$cmd" "$(stage_handout 7)" &&
 	{ (cd "$KIT_ROOT" && bash -c "$cmd") >"$SCRATCH/lab7-stage6.out" 2>&1 || true; } &&
 	grep -E "^round|stalls|soft lockup|error:" "$SCRATCH/lab7-stage6.out" &&
 	grep -q "^round 1: B (pid [0-9]*) asks for kit0" "$SCRATCH/lab7-stage6.out" &&

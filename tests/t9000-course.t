@@ -81,7 +81,7 @@ skeleton_ungraded() {
 	[ "$1" -lt "$KIT_LAST_STAGE" ] &&
 	[ "$2" = prev ] &&
 	own=$("$KIT/grade" "$1" --own-steps) && [ -z "$(echo "$own" | tr -d " ")" ] &&
-	[ "$(cat "$KIT_ROOT"/labs/"$(printf %02d "$1")"-*/wrong-stage)" = $(($1 - 1)) ] &&
+	[ "$(stage_field "$1" lab_fails)" = $(($1 - 1)) ] &&
 	comment_only "$1"
 }
 # bugs_of N: the catalogue's bugs whose first fitting stage is N.
@@ -143,9 +143,11 @@ test_expect_success "a student kit for assignment 3 holds no line of the answers
 	print("\n".join(leaks))
 	sys.exit(1 if leaks else 0)
 	PY
-	test -z "$(find "$SCRATCH/students" -name INSTRUCTOR.md -o -name "[3-9]-*.patch" -path "*stages*")" &&
-	test -z "$(find "$SCRATCH/students/handouts" -name "*-stage-[4-9].md" -o -name "*-stage-[1-9][0-9].md")" &&
-	test -z "$(find "$SCRATCH/students/stages" -name "[1-9][0-9]-*.patch")" &&
+	test -z "$(find "$SCRATCH/students" -name INSTRUCTOR.md)" &&
+	test -z "$(find "$SCRATCH/students/stages" -name "0[3-9]-*.patch" -o -name "[1-9][0-9]-*.patch")" &&
+	test -z "$(find "$SCRATCH/students/handouts" -name "stage-0[4-9]-*.md" -o -name "stage-[1-9][0-9]-*.md")" &&
+	expect_eq 2 "$(grep "^[0-9]" "$SCRATCH/students/stages/manifest.tsv" | tail -1 | cut -f1)" \
+		"the newest stage in the student kit" &&
 	test ! -e "$SCRATCH/students/scripts/bisect_exercise.py" &&
 	test -f "$SCRATCH/students/course/skeletons/3-skeleton.patch"
 '
