@@ -2,25 +2,59 @@
 # stage, boot every stage in QEMU and watch it in gdb.  `make help` lists
 # everything; the scripts in scripts/ do the work.
 
+# Variables: each is documented where it is defined ("#:" lines, which
+# `make help` prints with the current values).
+#: KIT_WORK    kernel trees, builds, runs and results, outside the checkout
 KIT_WORK ?= $(abspath $(CURDIR)/..)/spinkit-work
+#: STAGE       stage to build or boot (default: the newest, from stages/manifest.tsv);
+#:             for assignment, grade and student-kit: the assignment
 STAGE    ?=
+#: HEAD        HEAD=1: build and boot your tree (KIT_WORK/linux) as it is, edits included
 HEAD     ?=
+#: SMP         guest vCPUs (spinning needs more than one)
 SMP      ?= 4
+#: MEM         guest memory
 MEM      ?= 256M
+#: DEBUG       DEBUG=1: the debug build (CONFIG_DEBUG_KIT_MUTEX and lockdep)
 DEBUG    ?=
+#: GDBPORT     gdbstub port for make gdb (default: the last guest booted)
 GDBPORT  ?=
+#: LAB         lab to start or check (labs/README.md)
 LAB      ?= 0
+#: README_LINES  lab-walk: only these README lines, e.g. 24-41,107-226
+README_LINES ?=
+#: QUICK       QUICK=1: bench in a few minutes, bench-stages in one; grade: the stage's own checks
 QUICK    ?=
+#: BENCH_ARGS  more options for scripts/bench(-stages), e.g. --tasks "2 8"
 BENCH_ARGS ?=
+#: SEED        bisection exercise number (each student their own)
 SEED     ?=
+#: BUG TRAP    exercise bug (make bisect-list) and trap (btrfs, broken-range)
 BUG      ?=
 TRAP     ?=
+#: COMMIT LOG  bisect-check: the answer, or a 'git bisect log' file
 COMMIT   ?=
 LOG      ?=
+#: RESULTS     grade: where to write results.json and junit.xml
 RESULTS  ?=
+#: PATCH       grade: a submission (git diff assignment-N-start) to grade in the kit's own tree
 PATCH    ?=
+#: DEST        student-kit: the directory to write
 DEST     ?=
 export KIT_WORK SMP MEM
+
+# Read by the scripts from the environment (no make variable of their own):
+#! KIT_ACCEL=tcg          never try KVM
+#! KIT_CCACHE_REMOTE      a compiler cache shared by a class (file:DIR, http://...)
+#! KIT_IMAGES_MAX         MiB of kept kernels, past which the oldest non-stage ones go (2048)
+#! KIT_TREE               your kernel tree, if not KIT_WORK/linux
+#! GRADE_CPU_MARGIN GRADE_PERF_MIN  the verdicts' CPU margin and throughput floor (scripts/verdicts.sh)
+#! BISECT_PERF_MIN BISECT_CPU_MARGIN BISECT_TRIES BISECT_TIMEOUT BISECT_NO_KERNEL
+#!                        scripts/bisect-test's (see its header)
+#! TEST_TIMEOUT           make test: seconds one test may run (900)
+
+help_vars = KIT_WORK STAGE HEAD SMP MEM DEBUG GDBPORT LAB README_LINES QUICK BENCH_ARGS SEED \
+	RESULTS PATCH DEST
 
 debug_flag = $(if $(DEBUG),--debug)
 # What to build and boot: your tree as it is (HEAD=1), or a kit stage
@@ -30,54 +64,28 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
 	print-gdbport lab lab-check lab-walk bench bench-stages bisect-exercise bisect-check \
-	bisect-key bisect-list assignment grade student-kit handouts test checkpatch shellcheck \
+	bisect-key bisect-list assignment grade student-kit handouts check test checkpatch shellcheck \
 	clean distclean
 
 help: ## list the targets and variables
 	@echo "spinkit: the 2009 adaptive-spinning mutex, rebuilt on Linux 6.1"
+	@echo "stages 0-$$(awk -F'\t' '/^[0-9]/ { n = $$1 } END { print n }' stages/manifest.tsv) (stages/manifest.tsv); start with: make run"
+	@awk -F':.*## ' '/^##@ / { printf "\n%s:\n", substr($$0, 5) } \
+		/^[a-z_-]+:.*## / { printf "  %-16s - %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 	@echo
-	@echo "Targets:"
-	@awk -F':.*## ' '/^[a-z_-]+:.*## / { printf "  %-14s - %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
-	@echo
-	@echo "Variables (current value):"
-	@echo "  STAGE=$(STAGE)        stage to build or boot (default: the newest in stages/); for assignment,"
-	@echo "                  grade and student-kit, the assignment (student-kit: default 1)"
-	@echo "  HEAD=$(HEAD)         HEAD=1: build and boot your tree ($(KIT_WORK)/linux) as it is, edits included"
-	@echo "  SMP=$(SMP)         guest vCPUs (spinning needs more than one)"
-	@echo "  MEM=$(MEM)      guest memory"
-	@echo "  DEBUG=$(DEBUG)         DEBUG=1: the debug build (CONFIG_DEBUG_KIT_MUTEX and lockdep)"
-	@echo "  GDBPORT=$(GDBPORT)       gdbstub port for 'make gdb' (default: the last one booted)"
-	@echo "  LAB=$(LAB)         lab to start or check (labs/README.md)"
-	@echo "  QUICK=$(QUICK)         QUICK=1: make bench in a few minutes (1 s points, 3 repeats), make bench-stages in one (1 s, 1 repeat); make grade: the stage's own checks only"
-	@echo "  BENCH_ARGS=$(BENCH_ARGS)    more options for scripts/bench(-stages), e.g. --tasks \"2 8\""
-	@echo "  SEED=$(SEED)         bisection exercise number (each student their own)"
-	@echo "  BUG=$(BUG) TRAP=$(TRAP)   exercise bug (make bisect-list) and trap (btrfs, broken-range)"
-	@echo "  COMMIT=$(COMMIT) LOG=$(LOG)  the answer, or a 'git bisect log' file, for bisect-check"
-	@echo "  RESULTS=$(RESULTS) PATCH=$(PATCH) grade: where to write results.json and junit.xml; a submission to grade"
-	@echo "  DEST=$(DEST)         student-kit: the directory to write"
-	@echo "  KIT_CCACHE_REMOTE=$(KIT_CCACHE_REMOTE) a compiler cache shared by a class (file:DIR, http://...)"
-	@echo "  KIT_IMAGES_MAX=$(KIT_IMAGES_MAX) MiB of kept kernels, past which the oldest non-stage ones go (default 2048)"
-	@echo "  KIT_TREE=$(KIT_TREE)        your kernel tree, if not KIT_WORK/linux"
-	@echo "  KIT_WORK=$(KIT_WORK)"
-	@echo "                  kernel tree, builds and run files (outside the checkout)"
+	@echo "Variables (make VAR=value; current values in brackets):"
+	@awk -v vals="$(foreach v,$(help_vars),$(v)=$($(v)))" \
+		'BEGIN { n = split(vals, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "="); val[p[1]] = p[2] } } \
+		/^#: / { line = substr($$0, 4); split(line, w, " "); v = w[1]; \
+			printf "  %s%s\n", line, (val[v] != "" ? " [" val[v] "]" : "") } \
+		/^#! / { if (!env++) print "Read from the environment:"; printf "  %s\n", substr($$0, 4) }' $(MAKEFILE_LIST)
 
-deps: ## install the Debian packages the kit needs (as root)
-	@scripts/install-deps
-
-tree: deps ## set up the kit's kernel tree and yours in KIT_WORK: the tarball, stages/ as tagged commits
-	@scripts/tree
+##@ Learner: build, boot, watch
+run: kernel initramfs ## the main job: build the newest stage (or HEAD=1: your tree), boot it with the gdbstub listening
+	@scripts/boot $(which) --gdb $(debug_flag)
 
 kernel: tree ## build the kernel of STAGE (default: the newest), or of your tree with HEAD=1
 	@scripts/build $(which) $(debug_flag)
-
-kernels: tree ## build every stage
-	@scripts/build --all $(debug_flag)
-
-initramfs: deps ## build the guest's busybox initramfs
-	@scripts/initramfs >/dev/null && echo "initramfs: $(KIT_WORK)/initramfs.cpio.gz"
-
-run: kernel initramfs ## the main job: build the newest stage (or HEAD=1: your tree), boot it with the gdbstub listening
-	@scripts/boot $(which) --gdb $(debug_flag)
 
 qemu: kernel initramfs ## boot STAGE (or HEAD=1) without the gdbstub
 	@scripts/boot $(which) $(debug_flag)
@@ -97,9 +105,10 @@ lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, 
 lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage; HEAD=1: against your tree)
 	@scripts/lab $(LAB) --check $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
-lab-walk: tree initramfs ## type lab LAB=N's README gdb commands in batch mode, to check a README (LINES=A-B,C-D: only those)
-	@scripts/lab $(LAB) --walk $(LINES)
+handouts: deps ## build the handouts (HTML and PDF) into handouts/build/
+	@scripts/handouts
 
+##@ Learner: measure, bisect, be graded
 bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mutex, plots (QUICK=1: a few minutes)
 	@scripts/bench $(if $(QUICK),--quick) $(BENCH_ARGS)
 
@@ -112,25 +121,30 @@ bisect-exercise: tree initramfs ## make bisection exercise SEED=n [BUG=name] [TR
 bisect-check: ## check an exercise's answer: SEED=n COMMIT=id, or SEED=n LOG=file (a git bisect log)
 	@scripts/bisect-exercise check "$(SEED)" $(COMMIT) $(if $(LOG),--log $(LOG))
 
-bisect-key: ## the instructor's answer key for exercise SEED=n
-	@scripts/bisect-exercise key "$(SEED)"
-
-bisect-list: ## the catalogue of bugs the exercises plant
-	@scripts/bisect-exercise list
-
 assignment: tree ## make assignment STAGE=N in your tree: the stages before N, and N as a skeleton to complete
 	@scripts/assignment $(STAGE)
 
 grade: tree initramfs ## grade your tree as assignment STAGE=N (RESULTS=dir: results.json, junit.xml; PATCH=file: grade a submission; QUICK=1: the stage's own checks only, while you work)
 	@scripts/grade $(STAGE) $(if $(RESULTS),--results $(RESULTS)) $(if $(PATCH),--patch $(PATCH)) $(if $(QUICK),--quick)
 
+clean: ## remove builds, kept kernels, run files and built handouts (keeps the trees and ccache)
+	@scripts/clean
+
+##@ Instructor
 student-kit: tree ## write a copy of the kit for the students of assignment STAGE=N (default 1) to DEST=dir, without the answers
 	@scripts/student-kit "$(DEST)" $(STAGE)
 
-handouts: deps ## build the handouts (HTML and PDF) into handouts/build/
-	@scripts/handouts
+bisect-key: ## the instructor's answer key for exercise SEED=n
+	@scripts/bisect-exercise key "$(SEED)"
 
-test: deps ## run the whole test suite (TAP, prove); the command CI runs
+bisect-list: ## the catalogue of bugs the exercises plant
+	@scripts/bisect-exercise list
+
+##@ Maintainer
+check: deps ## the fast tier: shellcheck, the stage manifest, the handouts; no kernel built (1-2 min)
+	@scripts/run-tests --check
+
+test: deps ## the whole suite (TAP, prove): the check tier, then every stage built, booted, graded; what CI runs
 	@scripts/run-tests
 
 checkpatch: tree ## run the kernel's checkpatch.pl on every stage commit
@@ -140,8 +154,20 @@ shellcheck: ## run shellcheck on every script
 	@shellcheck $$(find scripts -maxdepth 1 -type f ! -name "*.tmpl" ! -name "*.py") tests/*.t tests/lib/*.sh tests/lib/run-test .ci/run
 	@shellcheck -s sh guest/init guest/bin/*
 
-clean: ## remove builds, kept kernels, run files and built handouts (keeps the trees and ccache)
-	@scripts/clean
+lab-walk: tree initramfs ## type lab LAB=N's README gdb commands in batch mode, to check a README (README_LINES=A-B,C-D: only those)
+	@scripts/lab $(LAB) --walk $(README_LINES)
+
+deps: ## install the Debian packages the kit needs (as root)
+	@scripts/install-deps
+
+tree: deps ## set up the kit's kernel tree and yours in KIT_WORK: the tarball, stages/ as tagged commits
+	@scripts/tree
+
+kernels: tree ## build every stage
+	@scripts/build --all $(debug_flag)
+
+initramfs: deps ## build the guest's busybox initramfs
+	@scripts/initramfs >/dev/null && echo "initramfs: $(KIT_WORK)/initramfs.cpio.gz"
 
 distclean: ## also remove the kit's own trees and ccache (never your tree, KIT_WORK/linux)
 	@scripts/clean --all

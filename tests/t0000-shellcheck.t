@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # Every shell script of the kit passes shellcheck.
+# tier: check
 . "$(dirname "$0")/lib/tap.sh"
 
 plan 2

@@ -3,6 +3,7 @@
 # The handouts build with no warning, every PDF has pages and its headings,
 # every link between them resolves, and every kit function or file they
 # name still exists.
+# tier: check
 # time limit: 600 s
 . "$(dirname "$0")/lib/tap.sh"
 

@@ -21,24 +21,53 @@ tap_failed=0
 
 plan() { echo "1..$1"; }
 
+# Each test runs under a time limit of its own, TEST_TIMEOUT seconds (900,
+# or what test_timeout set for it): a hang is reported as that test's
+# "not ok N - SENTENCE # TIMEOUT N seconds", as kselftest's runner does,
+# and the file goes on with the next test.  The body runs in a process
+# group of its own, so that the limit stops everything it started (QEMU
+# too), and so does a signal that stops the file.
+TEST_TIMEOUT=${TEST_TIMEOUT:-900}
+next_timeout=""
+body_pid=""
+# test_timeout SECONDS: the limit of the next test only.
+test_timeout() { next_timeout=$1; }
+trap '[ -z "$body_pid" ] || kill -TERM -- -"$body_pid" 2>/dev/null; exit 143' TERM INT
+
 # test_expect_success "SENTENCE" 'BODY': run BODY in a subshell.  Lines
 # the body prints that start with "# " (measured figures) are shown even
 # when it passes.
 # Each result is followed by the test's wall time, "# time: N s": the
 # suite's budget is spent test by test, and this says where.
 test_expect_success() {
-	local name=$1 body=$2 out start
+	local name=$1 body=$2 out start limit=${next_timeout:-$TEST_TIMEOUT} timer rc=0
+	next_timeout=""
 	tap_count=$((tap_count + 1))
 	out=$SCRATCH/test-$tap_count.out
 	start=$(date +%s)
-	if (eval "$body") >"$out" 2>&1; then
+	rm -f "$SCRATCH/timed-out"
+	set -m
+	(eval "$body") >"$out" 2>&1 &
+	body_pid=$!
+	(sleep "$limit" && touch "$SCRATCH/timed-out" && kill -TERM -- -"$body_pid" &&
+		sleep 10 && kill -KILL -- -"$body_pid") >/dev/null 2>&1 &
+	timer=$!
+	set +m
+	wait "$body_pid" || rc=$?
+	kill -- -"$timer" 2>/dev/null
+	body_pid=""
+	if [ "$rc" -eq 0 ]; then
 		echo "ok $tap_count - $name"
 		echo "# time: $(($(date +%s) - start)) s"
 		# a passing test's "# " lines are its figures: shown, as TAP comments
 		grep '^# ' "$out"
 	else
 		tap_failed=$((tap_failed + 1))
-		echo "not ok $tap_count - $name"
+		if [ -e "$SCRATCH/timed-out" ]; then
+			echo "not ok $tap_count - $name # TIMEOUT $limit seconds"
+		else
+			echo "not ok $tap_count - $name"
+		fi
 		echo "# time: $(($(date +%s) - start)) s"
 		sed 's/^/#   /' "$out" | tail -40
 		echo "#   (test output: $out)"
