@@ -247,6 +247,10 @@ guest_record() {
 	echo "$rec"
 }
 
+# result_of FILE KEY: the value a guest reported as KEY on its results
+# channel (scripts/boot --results; guest/bin/kit-check), the last time.
+result_of() { tr -d '\r' <"$1" 2>/dev/null | sed -n "s/^$2=//p" | tail -n 1; }
+
 # record_field FILE NAME: one field of a guest record.
 record_field() { sed -n "s/^$2=//p" "$1"; }
 

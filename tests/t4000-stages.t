@@ -35,23 +35,16 @@ TORTURE_SECS=${TORTURE_SECS:-10}
 # the first time it sees it: 5 s of torture take every path many times.
 DEBUG_TORTURE_SECS=${DEBUG_TORTURE_SECS:-5}
 
-# What each boot of a kit kernel runs: torture, contention, an owner probe.
-# The host reads the KEY=value lines it prints.
-probe='
-kit-torture '"$TORTURE_SECS"' 4; echo "TORTURE=$?"
-echo reset >/sys/kernel/debug/kit_mutex/stats
-test-kit-mutex K 4 2 -l 3000 >/tmp/bench.out; echo "CONTEND=$?"
-echo "SPIN=$(kit-stat spin)"
-kit-hold kit1 2000 sleep & sleep 1
-echo "HELD: $(cat /sys/kernel/debug/kit_mutex/kit1)"
-wait
-echo "AFTER: $(cat /sys/kernel/debug/kit_mutex/kit1)"
-'
-
-# value LOG KEY: the value a guest printed as KEY=value.
-value() { sed -n "s/^$2=\([0-9]*\).*/\1/p" "$1" | tail -1; }
-# field LOG PREFIX NAME: NAME=value from the guest's "PREFIX: ..." line.
-field() { sed -n "s/^$2: .*\b$3=\([0-9-]*\).*/\1/p" "$1" | tail -1; }
+# What each boot of a kit kernel runs: torture, contention, an owner
+# probe, by the guest's oracle (guest/bin/kit-check), whose results the
+# tests read (result, in tests/lib/tap.sh).
+probe="
+kit-check torture $TORTURE_SECS 4
+kit-check lost 1
+kit-check spins SPIN test-kit-mutex K 4 2 -l 3000
+kit-check owner kit1
+kit-check alarms ALARM
+"
 
 test_expect_success "baseline builds and boots (no kit mutex yet)" '
 	"$KIT/build" --commit baseline >"$SCRATCH/build-baseline.log" 2>&1 &&
@@ -75,19 +68,19 @@ for c in "${commits[@]}"; do
 	fi
 	test_expect_success "$name boots and locktorture on the kit mutex ends in SUCCESS, Fail: 0" '
 		guest "$short" --commit "$c" --timeout 240 --cmd "$probe" &&
-		expect_grep "Writes: .*Fail: 0" "$SCRATCH/$short.log" &&
-		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$SCRATCH/$short.log" &&
-		expect_eq 0 "$(value "$SCRATCH/$short.log" TORTURE)" "kit-torture status" &&
-		expect_eq 0 "$(value "$SCRATCH/$short.log" CONTEND)" "test-kit-mutex status (lost updates)"
+		expect_eq 0 "$(result "$short" TORTURE)" "kit-torture status (0: End of test: SUCCESS)" &&
+		result "$short" TORTURE_WRITES | grep -q "Fail: 0" &&
+		expect_eq 0 "$(result "$short" LOST)" "test-kit-mutex status (lost updates)" &&
+		expect_eq "" "$(result "$short" ALARM)" "the kernel'"'"'s first alarm"
 	'
 done
 
 test_expect_success "stage 0, contended on 4 vCPUs, never spins, and has no owner to record" '
-	log="$SCRATCH/$(git -C "$tree" rev-parse --short=12 stage-0).log" &&
-	expect_eq 0 "$(value "$log" SPIN)" "spin acquisitions at stage 0" &&
-	holder=$(field "$log" HELD holder) &&
-	{ [ "${holder:-0}" -gt 0 ] || { echo "no holder seen"; grep HELD "$log"; exit 1; }; } &&
-	expect_eq 0 "$(field "$log" HELD owner)" "owner while held at stage 0"
+	g=$(git -C "$tree" rev-parse --short=12 stage-0) &&
+	expect_eq 0 "$(result "$g" SPIN)" "spin acquisitions at stage 0" &&
+	holder=$(result "$g" HELD_HOLDER) &&
+	{ [ "${holder:-0}" -gt 0 ] || { echo "no holder seen"; cat "$SCRATCH/$g.results"; exit 1; }; } &&
+	expect_eq 0 "$(result "$g" HELD_OWNER)" "owner while held at stage 0"
 '
 
 newest=$KIT_LAST_STAGE
@@ -97,30 +90,23 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, 
 	cmd14=$(grep "^cat /sys/devices/system/cpu/online >" "$KIT_ROOT/course/ASSIGNMENT-14.md") &&
 	guest "newest-4" --stage '"$newest"' --smp 4 --timeout 240 --cmd "
 		f=/sys/kernel/debug/sched/features
-		kit-torture '"$TORTURE_SECS"' 4 || exit 1
-		echo reset >/sys/kernel/debug/kit_mutex/stats
-		test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 2
-		echo ON=\$(kit-stat spin)
-		echo PREEMPTED=\$($cmd14)
-		echo \"LEFT: \$(cat /sys/kernel/debug/kit_mutex/preempted)\"
+		kit-check torture '"$TORTURE_SECS"' 4
+		kit-check spins ON test-kit-mutex K 4 2 -l 3000
+		kit-check report PREEMPTED \$($cmd14)
+		kit-check report LEFT \$(cat /sys/kernel/debug/kit_mutex/preempted)
 		echo NO_OWNER_SPIN >\$f && grep -q NO_OWNER_SPIN \$f || exit 9
-		kit-torture 5 4 || exit 3
-		echo reset >/sys/kernel/debug/kit_mutex/stats
-		test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 4
-		echo OFF=\$(kit-stat spin)" &&
-	log="$SCRATCH/newest-4.log" &&
-	# kit-torture fails the command when torture fails; the verdicts, of
-	# the run with OWNER_SPIN and of the one without
-	sed "/^ON=/q" "$log" | grep -q "kit_mutex_lock-torture:--- End of test: SUCCESS" &&
-	sed -n "/^ON=/,\$p" "$log" | grep -q "kit_mutex_lock-torture:--- End of test: SUCCESS" &&
-	on=$(value "$log" ON) &&
+		kit-check torture 5 4
+		kit-check spins OFF test-kit-mutex K 4 2 -l 3000" &&
+	# the torture verdicts, of the run with OWNER_SPIN and of the one without
+	expect_eq "0 0" "$(results newest-4 TORTURE | tr "\n" " " | sed "s/ \$//")" "kit-torture statuses, OWNER_SPIN then NO_OWNER_SPIN" &&
+	on=$(result newest-4 ON) &&
 	{ [ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 with OWNER_SPIN, got ${on:-none}"; exit 1; }; } &&
-	preempted=$(value "$log" PREEMPTED) &&
+	preempted=$(result newest-4 PREEMPTED) &&
 	echo "# spin acquisitions in 2 s: $on; in 1 s, every vCPU reported preempted: ${preempted:-none}" &&
 	{ [ -n "$preempted" ] && [ $((20 * preempted)) -le "$on" ] ||
 		{ echo "Expected under $on/20 spin acquisitions with every vCPU reported preempted, got ${preempted:-none}"; exit 1; }; } &&
-	{ grep -q "^LEFT: $" "$log" || { echo "Expected no vCPU reported preempted after the command, got: $(grep "^LEFT:" "$log")"; exit 1; }; } &&
-	expect_eq 0 "$(value "$log" OFF)" "spin acquisitions with NO_OWNER_SPIN"
+	expect_eq "" "$(result newest-4 LEFT)" "vCPUs still reported preempted after the command" &&
+	expect_eq 0 "$(result newest-4 OFF)" "spin acquisitions with NO_OWNER_SPIN"
 '
 
 # and the guest commands of assignments 12 and 13, as printed there: from
@@ -137,8 +123,7 @@ test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter
 		echo HANDOFF_BEGIN
 		$cmd13
 		echo HANDOFF_END
-		test-kit-mutex K 3 2 -l 3000 >/dev/null || exit 1
-		echo SPIN=\$(kit-stat spin)" &&
+		kit-check spins SPIN test-kit-mutex K 3 2 -l 3000" &&
 	log="$SCRATCH/newest-1.log" &&
 	line=$(grep -E "^flags=1 owner=([1-9][0-9]*) holder=\1 waiters=1 waiter_pids=[1-9][0-9]* ops=0 counter=0" "$log") &&
 	echo "# $line" &&
@@ -147,7 +132,7 @@ test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter
 	grep -q "^per task: [1-9][0-9]* to [0-9]* ops; longest operation: [0-9]* us$" "$SCRATCH/handoff.out" &&
 	handoffs=$(sed -n "/^per task/{n;p;}" "$SCRATCH/handoff.out") &&
 	{ [ "${handoffs:-0}" -gt 0 ] || { echo "Expected hand-overs > 0 after the per-task line, got ${handoffs:-none}"; exit 1; }; } &&
-	expect_eq 0 "$(value "$log" SPIN)" "spin acquisitions on 1 vCPU"
+	expect_eq 0 "$(result newest-1 SPIN)" "spin acquisitions on 1 vCPU"
 '
 
 # The debug build: CONFIG_DEBUG_KIT_MUTEX and lockdep (config/debug.config).
@@ -223,15 +208,15 @@ for s in $(seq 0 "$KIT_LAST_STAGE"); do
 	test_expect_success "stage-$s debug build with lockdep: torture passes, no lock warning, debug_locks still on" '
 		built '"$s"' --debug &&
 		guest "debug-'"$s"'" --stage '"$s"' --debug --timeout 300 --cmd "
-			kit-torture '"$DEBUG_TORTURE_SECS"' 4 || exit 1
-			test-kit-mutex K 4 2 -l 3000 >/dev/null || exit 2
-			echo SPIN=\$(kit-stat spin)
-			echo DEBUG_LOCKS=\$(sed -n \"s/^ *debug_locks: *//p\" /proc/lockdep_stats)" &&
-		log="$SCRATCH/debug-'"$s"'.log" &&
-		expect_grep "kit_mutex_lock-torture:--- End of test: SUCCESS" "$log" &&
-		expect_eq 0 "$(value "$log" SPIN)" "spin acquisitions (the debug variant never spins)" &&
-		expect_eq 1 "$(value "$log" DEBUG_LOCKS)" "debug_locks after the run" &&
-		! grep -E "DEBUG_LOCKS_WARN_ON|WARNING:|BUG:" "$log"
+			kit-check torture '"$DEBUG_TORTURE_SECS"' 4
+			kit-check spins SPIN test-kit-mutex K 4 2 -l 3000
+			kit-check report DEBUG_LOCKS \$(sed -n \"s/^ *debug_locks: *//p\" /proc/lockdep_stats)
+			kit-check alarms ALARM" &&
+		g=debug-'"$s"' &&
+		expect_eq 0 "$(result "$g" TORTURE)" "kit-torture status (0: End of test: SUCCESS)" &&
+		expect_eq 0 "$(result "$g" SPIN)" "spin acquisitions (the debug variant never spins)" &&
+		expect_eq 1 "$(result "$g" DEBUG_LOCKS)" "debug_locks after the run" &&
+		expect_eq "" "$(result "$g" ALARM)" "the kernel'"'"'s first alarm (lockdep reports say WARNING: or BUG:)"
 	'
 done
 

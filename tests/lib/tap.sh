@@ -100,13 +100,19 @@ expect_grep() {
 c_code() { gcc -w -fpreprocessed -dD -E -P -x c "$1"; }
 
 # guest LOGNAME [scripts/boot options] --cmd SCRIPT: boot quietly, keep the
-# console in $SCRATCH/LOGNAME.log, return the guest's status.
+# console in $SCRATCH/LOGNAME.log and the results channel (kit-check's
+# KEY=value lines) in $SCRATCH/LOGNAME.results; return the guest's status.
 guest() {
 	local name=$1
 	shift
 	"$KIT/boot" --quiet --timeout "${GUEST_TIMEOUT:-180}" \
-		--log "$SCRATCH/$name.log" "$@"
+		--log "$SCRATCH/$name.log" --results "$SCRATCH/$name.results" "$@"
 }
+
+# result LOGNAME KEY: what guest LOGNAME's oracle reported as KEY (the
+# last time); results LOGNAME KEY: every time, one a line.
+result() { result_of "$SCRATCH/$1.results" "$2"; }
+results() { tr -d '\r' <"$SCRATCH/$1.results" | sed -n "s/^$2=//p"; }
 
 # built STAGE [--debug]: build a stage's kernel if needed (quietly).
 built() {
