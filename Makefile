@@ -81,17 +81,17 @@ help: ## list the targets and variables
 		/^#! / { if (!env++) print "Read from the environment:"; printf "  %s\n", substr($$0, 4) }' $(MAKEFILE_LIST)
 
 ##@ Learner: build, boot, watch
-run: kernel initramfs ## the main job: build the newest stage (or HEAD=1: your tree), boot it with the gdbstub listening
-	@scripts/boot $(which) --gdb $(debug_flag)
+run: kernel ## the main job: build the newest stage (or HEAD=1: your tree), boot it with the gdbstub listening
+	@scripts/boot $(which) --gdb $(debug_flag) --initramfs "$$(scripts/initramfs)"
 
 kernel: tree ## build the kernel of STAGE (default: the newest), or of your tree with HEAD=1
 	@scripts/build $(which) $(debug_flag)
 
-qemu: kernel initramfs ## boot STAGE (or HEAD=1) without the gdbstub
-	@scripts/boot $(which) $(debug_flag)
+qemu: kernel ## boot STAGE (or HEAD=1) without the gdbstub
+	@scripts/boot $(which) $(debug_flag) --initramfs "$$(scripts/initramfs)"
 
-qemu-gdb: kernel initramfs ## boot STAGE (or HEAD=1) halted, gdbstub waiting; attach with 'make gdb'
-	@scripts/boot $(which) --wait-gdb $(debug_flag)
+qemu-gdb: kernel ## boot STAGE (or HEAD=1) halted, gdbstub waiting; attach with 'make gdb'
+	@scripts/boot $(which) --wait-gdb $(debug_flag) --initramfs "$$(scripts/initramfs)"
 
 gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
 	@scripts/gdb $(if $(GDBPORT),--port $(GDBPORT))
@@ -167,7 +167,7 @@ kernels: tree ## build every stage
 	@scripts/build --all $(debug_flag)
 
 initramfs: deps ## build the guest's busybox initramfs
-	@scripts/initramfs >/dev/null && echo "initramfs: $(KIT_WORK)/initramfs.cpio.gz"
+	@echo "initramfs: $$(scripts/initramfs)"
 
 distclean: ## also remove the kit's own trees and ccache (never your tree, KIT_WORK/linux)
 	@scripts/clean --all

@@ -127,6 +127,28 @@ stage_commit() {
 		die "stage-$1 is not in $KIT_OWN_TREE" "run: make tree"
 }
 
+# build_lock: hold the build lock (fd 9) until the script ends or
+# build_unlock: one build, and one mover of the kit's own tree, at a
+# time per KIT_WORK.  Waits, saying so.  Nothing to do when a caller holds
+# it for us (with_build_lock).
+build_lock() {
+	[ "${KIT_BUILD_LOCKED:-}" = "$KIT_WORK" ] && return 0
+	mkdir -p "$KIT_WORK"
+	exec 9>"$KIT_WORK/build.lock"
+	if ! flock -n 9; then
+		say "waiting for another build in $KIT_WORK to finish"
+		flock 9
+	fi
+}
+build_unlock() { [ "${KIT_BUILD_LOCKED:-}" = "$KIT_WORK" ] || exec 9>&-; }
+# with_build_lock CMD...: run CMD holding the build lock, which the kit's
+# scripts it starts then take as theirs (KIT_BUILD_LOCKED), not wait for.
+with_build_lock() (
+	build_lock
+	export KIT_BUILD_LOCKED=$KIT_WORK
+	"$@"
+)
+
 # kit_own_tree_at REV: check REV out in the kit's own tree, whatever a
 # test or an interrupted run left there (a bisection, an am, edits): the
 # tree is the kit's, and nobody's work is in it.  Hold the build lock.
@@ -253,6 +275,24 @@ result_of() { tr -d '\r' <"$1" 2>/dev/null | sed -n "s/^$2=//p" | tail -n 1; }
 
 # record_field FILE NAME: one field of a guest record.
 record_field() { sed -n "s/^$2=//p" "$1"; }
+
+# what_label --stage N | --commit REV | --head TREE: what a build of that
+# request holds, in words, as the build, the boot banner and gdb say it:
+# "stage-5 (836ef5d21107)", "commit 1a2b3c4 subject", "your tree at
+# 836ef5d21107 (stage-5)".  It describes what was asked for, whoever
+# built the image first: one image serves every request for its commit.
+what_label() {
+	case "$1" in
+	--stage) echo "stage-$2 ($(git -C "$KIT_OWN_TREE" rev-parse --short=12 "stage-$2"))" ;;
+	--commit) echo "commit $(git -C "$KIT_OWN_TREE" log -1 --format='%h %s' "$2")" ;;
+	--head)
+		if [ "$(cd "$2" && pwd -P)" = "$(cd "$KIT_TREE" 2>/dev/null && pwd -P)" ]; then
+			echo "your tree at $(head_label "$2")"
+		else
+			echo "$2 at $(head_label "$2")"
+		fi ;;
+	esac
+}
 
 # head_label TREE: what a build of TREE as it is now holds, in words, e.g.
 # "1a2b3c4d5e6f (stage-5) + 2 files changed".
