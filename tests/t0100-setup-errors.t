@@ -61,14 +61,14 @@ test_expect_success "re-running after a failed apply fails the same way, cleanly
 
 test_expect_success "make tree after a kit update applies the stages again in the kit's tree, and leaves yours alone" '
 	need_tree &&
-	learner_state >"$SCRATCH/before" &&
+	tree_state "$KIT_TREE" >"$SCRATCH/before" &&
 	series=$(git -C "$KIT_OWN_TREE" rev-parse --absolute-git-dir)/spinkit-series &&
 	# pretend stages/ changed, so that the stages are applied again
 	rm "$series" &&
 	"$KIT/tree" >"$SCRATCH/update.log" 2>&1 &&
 	expect_grep "applying stages/ on baseline" "$SCRATCH/update.log" &&
 	test -f "$series" &&
-	learner_state >"$SCRATCH/after" &&
+	tree_state "$KIT_TREE" >"$SCRATCH/after" &&
 	diff -u "$SCRATCH/before" "$SCRATCH/after"
 '
 

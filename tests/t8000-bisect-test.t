@@ -12,6 +12,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 
 need_tree
+# it checks commits out in the kit's own tree
+hold_build_lock
 plan 7
 tree=$KIT_OWN_TREE
 

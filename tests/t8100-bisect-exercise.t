@@ -10,6 +10,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 
 need_tree
+# it checks commits out in the kit's own tree
+hold_build_lock
 plan 9
 
 # Exercises are made in the kit's own tree, never in yours: KIT_TREE

@@ -29,6 +29,8 @@
 . "$(dirname "$0")/lib/tap.sh"
 
 need_tree
+# it checks commits out in the kit's own tree
+hold_build_lock
 plan $((KIT_LAST_STAGE + 4))
 # The CI templates run make in a clone of the kit: it must find this
 # KIT_WORK, its trees and its compiler cache.
@@ -95,7 +97,7 @@ bugs_of() {
 
 for n in $(seq 1 "$KIT_LAST_STAGE"); do
 	test_expect_success "stage $n: the kit's answer scores full marks, the skeleton only a working kernel's, each fitting bug loses a check" '
-		git -C "$KIT_OWN_TREE" checkout -q -f --detach stage-'"$n"' &&
+		kit_own_tree_at stage-'"$n"' &&
 		"$KIT/grade" '"$n"' --tree "$KIT_OWN_TREE" >"$SCRATCH/answer-'"$n"'.out" 2>&1 ||
 			{ cat "$SCRATCH/answer-'"$n"'.out"; exit 1; }
 		cat "$SCRATCH/answer-'"$n"'.out" &&

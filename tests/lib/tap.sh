@@ -9,6 +9,18 @@
 
 set -uo pipefail
 TEST_NAME=$(basename "$0" .t)
+# The suite works in a KIT_WORK of its own, never the learner's: the
+# learner's tree, run directory (their guests) and kept kernels are out
+# of its reach.  KIT_LEARNER_WORK is the learner's, which t0050 and t9990
+# alone look at; the compiler cache is the one shared thing, passed in
+# explicitly.  (lib.sh is read twice: first for the learner's defaults.)
+unset KIT_TREE
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../scripts/lib.sh"
+export KIT_LEARNER_WORK=${KIT_LEARNER_WORK:-$KIT_WORK}
+export KIT_WORK=${KIT_TEST_WORK:-$KIT_LEARNER_WORK/test}
+export CCACHE_DIR=${CCACHE_DIR:-$KIT_LEARNER_WORK/ccache}
+unset KIT_TREE KIT_BUILD_LOCKED
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 KIT=$KIT_ROOT/scripts
@@ -124,21 +136,48 @@ built() {
 	}
 }
 
-# learner_state: a fingerprint of everything in the learner's tree that
-# is the learner's: HEAD, branches, the index, uncommitted edits and a
-# bisection under way.  Tags are left out: the stage tags are the kit's.
-learner_state() {
+# tree_state TREE: a fingerprint of everything in a kernel tree that is
+# its owner's: HEAD, branches, tags, stashes, worktrees, the index,
+# uncommitted edits and a bisection under way.
+tree_state() {
 	local git_dir
-	git_dir=$(git -C "$KIT_TREE" rev-parse --absolute-git-dir)
-	git -C "$KIT_TREE" rev-parse HEAD
-	git -C "$KIT_TREE" symbolic-ref -q HEAD || echo "detached HEAD"
-	git -C "$KIT_TREE" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/bisect
-	echo "edits $(git -C "$KIT_TREE" diff HEAD | sha1sum)"
-	echo "index $(git -C "$KIT_TREE" diff --cached | sha1sum)"
+	git_dir=$(git -C "$1" rev-parse --absolute-git-dir)
+	git -C "$1" rev-parse HEAD
+	git -C "$1" symbolic-ref -q HEAD || echo "detached HEAD"
+	git -C "$1" for-each-ref --format='%(refname) %(objectname)' refs/heads refs/tags refs/bisect refs/stash
+	echo "stashes $(git -C "$1" stash list | sha1sum)"
+	git -C "$1" worktree list --porcelain
+	echo "edits $(git -C "$1" diff HEAD | sha1sum)"
+	echo "index $(git -C "$1" diff --cached | sha1sum)"
 	echo "bisect $(cat "$git_dir/BISECT_LOG" "$git_dir/BISECT_START" 2>/dev/null | sha1sum)"
 }
-# Where t0050 leaves the fingerprint for t9990, outside any scratch dir.
+
+# The learner's: their tree, and their guests (KIT_LEARNER_WORK).
+LEARNER_TREE=$KIT_LEARNER_WORK/linux
+LEARNER_GUESTS=$KIT_LEARNER_WORK/run/guests
+# learner_state: the learner's tree (when there is one) and the guests
+# they have running: each record, and whether its QEMU still runs.
+learner_state() {
+	local rec
+	if tree_ready "$LEARNER_TREE"; then tree_state "$LEARNER_TREE"; else echo "no tree at $LEARNER_TREE"; fi
+	for rec in "$LEARNER_GUESTS"/[0-9]*; do
+		[ -f "$rec" ] || continue
+		echo "guest $(basename "$rec"): $(sha1sum <"$rec" | cut -c1-12), QEMU $(kill -0 "$(record_field "$rec" pid)" 2>/dev/null && echo running || echo gone)"
+	done
+	return 0
+}
+# Where t0050 leaves the fingerprint for t9990, outside any scratch dir,
+# and what it planted on a throwaway machine.
 LEARNER_STATE_FILE=$KIT_WORK/test-learner-state
+LEARNER_PLANTS=$KIT_WORK/test-learner-plants
+
+# hold_build_lock: for a test file that moves the kit's own tree (a
+# checkout, a bisection): it holds the build lock until it ends, and the
+# kit's scripts it runs take the lock as theirs.
+hold_build_lock() {
+	build_lock
+	export KIT_BUILD_LOCKED=$KIT_WORK
+}
 
 # The tests that need a kernel tree get one, built the way `make tree` does.
 need_tree() {
