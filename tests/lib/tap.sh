@@ -176,6 +176,7 @@ LEARNER_PLANTS=$KIT_WORK/test-learner-plants
 # kit's scripts it runs take the lock as theirs.
 hold_build_lock() {
 	build_lock
+	# shellcheck disable=SC2031 # with_build_lock's subshell is another use
 	export KIT_BUILD_LOCKED=$KIT_WORK
 }
 
