@@ -5,7 +5,10 @@
 # Variables: each is documented where it is defined ("#:" lines, which
 # `make help` prints with the current values).
 #: KIT_WORK    kernel trees, builds, runs and results, outside the checkout
-KIT_WORK ?= $(abspath $(CURDIR)/..)/spinkit-work
+#:             (../spinkit-work: scripts/lib.sh, the one place of its layout)
+ifeq ($(origin KIT_WORK),undefined)
+KIT_WORK := $(shell bash -c '. scripts/lib.sh && echo "$$KIT_WORK"')
+endif
 #: STAGE       stage to build or boot (default: the newest, from stages/manifest.tsv);
 #:             for assignment, grade and student-kit: the assignment
 STAGE    ?=
@@ -97,7 +100,7 @@ gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
 	@scripts/gdb $(if $(GDBPORT),--port $(GDBPORT))
 
 print-gdbport: ## print the gdbstub port of the last guest booted with one
-	@sed -n 's/^port=//p' $(KIT_WORK)/run/guests/last 2>/dev/null || echo "no guest booted with a gdbstub yet"
+	@scripts/gdb --print-port
 
 lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, gdb with the kit helpers (STAGE=S: on another stage; HEAD=1: on your tree)
 	@scripts/lab $(LAB) $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
@@ -105,7 +108,7 @@ lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, 
 lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage; HEAD=1: against your tree)
 	@scripts/lab $(LAB) --check $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
-handouts: deps ## build the handouts (HTML and PDF) into handouts/build/
+handouts: deps ## build the handouts (HTML and PDF) into KIT_WORK/handouts
 	@scripts/handouts
 
 ##@ Learner: measure, bisect, be graded
@@ -169,5 +172,5 @@ kernels: tree ## build every stage
 initramfs: deps ## build the guest's busybox initramfs
 	@echo "initramfs: $$(scripts/initramfs)"
 
-distclean: ## also remove the kit's own trees and ccache (never your tree, KIT_WORK/linux)
+distclean: ## also the kit's own trees, ccache, results and the suite's KIT_WORK (never your tree, KIT_WORK/linux)
 	@scripts/clean --all

@@ -104,9 +104,10 @@ function CodeBlock(el)
 end
 
 function Link(el)
-  -- handouts/X.md -> X.html beside it; ../P (from handouts/) -> ../../P
-  -- (from handouts/build/)
+  -- handouts/X.md -> X.html beside it; ../P (a kit file, from handouts/)
+  -- -> the file in the kit's checkout, whose path the built handouts
+  -- (in KIT_WORK/handouts) cannot reach relatively
   el.target = el.target:gsub("^([%w%-]+)%.md(#?.*)$", "%1.html%2")
-  el.target = el.target:gsub("^%.%./", "../../")
+  el.target = el.target:gsub("^%.%./", root .. "/")
   return el
 end

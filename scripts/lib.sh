@@ -6,7 +6,8 @@
 
 KIT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The kernel tree, builds and run files live outside the checkout.
-KIT_WORK=${KIT_WORK:-$(cd "$KIT_ROOT/.." && pwd)/spinkit-work}
+KIT_WORK_DEFAULT=$(cd "$KIT_ROOT/.." && pwd)/spinkit-work
+KIT_WORK=${KIT_WORK:-$KIT_WORK_DEFAULT}
 KIT_TARBALL=${KIT_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # Two kernel trees, one owner each.  KIT_TREE is the learner's: the kit
 # creates it once (make tree) and from then on only reads it, unless the
@@ -16,9 +17,24 @@ KIT_TARBALL=${KIT_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 # or bisection.  It is a clone of its own, not a worktree: worktrees
 # share branches, and a test's exercise-9 would be the learner's.
 KIT_TREE=${KIT_TREE:-$KIT_WORK/linux}
-KIT_OWN_TREE=$KIT_WORK/kit/linux
-KIT_IMAGES=$KIT_WORK/images
-KIT_RUN=$KIT_WORK/run
+# KIT_WORK's layout: what the kit writes there, named here only (scripts/
+# clean removes from this list).  Build directories are beside their
+# trees (build_dir_of).
+KIT_OWN_TREE=$KIT_WORK/kit/linux     # the kit's tree: stages checked out
+KIT_GRADE_TREE=$KIT_WORK/grade/linux # the kit's grading tree: submissions
+KIT_IMAGES=$KIT_WORK/images          # kept kernels, by variant and commit
+KIT_RUN=$KIT_WORK/run                # guests' records, boots, consoles
+KIT_RESULTS=$KIT_WORK/results        # make bench, bench-stages: a run each
+KIT_HANDOUTS_OUT=$KIT_WORK/handouts  # make handouts: HTML and PDF
+KIT_HOST=$KIT_WORK/host              # host tools the kit compiles
+KIT_INITRAMFS=$KIT_WORK/initramfs.cpio.gz
+KIT_CONFIGS=$KIT_WORK/config         # configured .config per variant
+KIT_STATS=$KIT_WORK/stats            # full-build file counts and logs
+KIT_KVM_PROBE=$KIT_WORK/kvm-works    # the KVM probe's answer
+KIT_TEST_SCRATCH=$KIT_WORK/test-scratch # a test file's logs, kept on failure
+KIT_BENCH_SETUP=$KIT_WORK/bench-setup # scripts/bench-setup's fresh work dirs
+KIT_CCACHE=$KIT_WORK/ccache          # the compiler cache (CCACHE_DIR moves it)
+KIT_TEST_WORK_DEFAULT=$KIT_WORK/test # the test suite's own KIT_WORK
 KIT_STAGES_DIR=$KIT_ROOT/stages
 # stages/manifest.tsv is the one source of a stage's facts (its header says
 # which); the newest stage is its last record.
@@ -168,7 +184,7 @@ kit_own_tree_at() {
 # kit's tree, with its stage tags: make grade PATCH= builds submissions
 # there, and tests use it where they need a tree to edit.
 kit_grade_tree() {
-	local t=$KIT_WORK/grade/linux
+	local t=$KIT_GRADE_TREE
 	if ! tree_ready "$t"; then
 		rm -rf "$t"
 		mkdir -p "$(dirname "$t")"
@@ -187,6 +203,23 @@ build_dir_of() {
 	[ "$(basename "$1")" = linux ] || dir=$dir-$(basename "$1")
 	[ "$2" = debug ] && dir=$dir-debug
 	echo "$dir"
+}
+
+# kit_clean_paths [--all]: what make clean removes, from the layout above
+# (make distclean, --all: also the kit's own trees, the compiler cache,
+# results and the test suite's KIT_WORK).  Never the learner's tree.
+kit_clean_paths() {
+	local t v
+	for t in "$KIT_TREE" "$KIT_OWN_TREE" "$KIT_GRADE_TREE"; do
+		for v in default debug; do build_dir_of "$t" "$v"; done
+	done
+	compgen -G "$KIT_WORK/build-*" || true
+	printf '%s\n' "$KIT_IMAGES" "$KIT_RUN" "$KIT_INITRAMFS" "$KIT_HANDOUTS_OUT" "$KIT_HOST" \
+		"$KIT_CONFIGS" "$KIT_STATS" "$KIT_TEST_SCRATCH" "$KIT_BENCH_SETUP"
+	if [ "${1:-}" = --all ]; then
+		printf '%s\n' "$KIT_OWN_TREE" "$KIT_OWN_TREE.partial" "$(dirname "$KIT_GRADE_TREE")" \
+			"$KIT_CCACHE" "$KIT_RESULTS" "$KIT_KVM_PROBE" "$KIT_TEST_WORK_DEFAULT"
+	fi
 }
 
 # learner_note STAGE: a stage build or boot says so when the learner's
@@ -208,7 +241,7 @@ learner_note() {
 # machines, share objects; KIT_CCACHE_REMOTE (file:DIR, http://HOST/ or
 # redis://HOST, ccache's remote_storage) shares them across a class.
 ccache_env() {
-	export CCACHE_DIR=${CCACHE_DIR:-$KIT_WORK/ccache}
+	export CCACHE_DIR=${CCACHE_DIR:-$KIT_CCACHE}
 	export CCACHE_BASEDIR=$KIT_WORK CCACHE_NOHASHDIR=1
 	export CCACHE_MAXSIZE=${KIT_CCACHE_MAX:-2G}
 	if [ -n "${KIT_CCACHE_REMOTE:-}" ]; then

@@ -14,10 +14,11 @@ plan 6
 # Each check is a function, so that the last test can run it on a broken
 # manifest.
 records_well_formed() (
-	steps=" $(sed -n "s/^if want \([A-Z]*\);.*/\1/p; s/^if .* want \([A-Z]*\)\b.*/\1/p" "$KIT/grade" | sort -u | tr "\n" " ") " &&
-	test "$steps" != "  " &&
+	steps=" $(sed -n "s/^step_cmd \([A-Z0-9]*\) .*/\1/p" "$KIT/grade" | tr "\n" " ") " &&
+	{ [ "$steps" != "  " ] || { echo "no step_cmd lines in scripts/grade: where are its guest steps?"; exit 1; }; } &&
 	n=0 &&
-	while IFS=$'\t' read -r stage slug upstream release fails own title extra; do
+	catalogue=" $("$KIT/bisect-exercise" list | awk "{ print \$1 }" | tr "\n" " ") " &&
+	while IFS=$'\t' read -r stage slug upstream release fails own bugs title extra; do
 		where="stage $stage ($slug)" &&
 		expect_eq "$n" "$stage" "the stage number of record $((n + 1))" &&
 		[[ $slug =~ ^[a-z0-9]+(-[a-z0-9]+)*$ ]] || { echo "$where: slug \"$slug\" is not lower-case words joined by -"; exit 1; }
@@ -28,7 +29,10 @@ records_well_formed() (
 		for s in ${own//,/ }; do
 			[ "$s" = - ] || [[ $steps == *" $s "* ]] || { echo "$where: own step $s is not one of scripts/grade's:$steps"; exit 1; }
 		done
-		[ -n "$title" ] && [ -z "$extra" ] || { echo "$where: not 7 fields"; exit 1; }
+		for b in ${bugs//,/ }; do
+			[ "$b" = - ] || [[ $catalogue == *" $b "* ]] || { echo "$where: bug $b is not in the catalogue:$catalogue"; exit 1; }
+		done
+		[ -n "$title" ] && [ -z "$extra" ] || { echo "$where: not 8 fields"; exit 1; }
 		n=$((n + 1))
 	done < <(grep "^[0-9]" "$KIT_MANIFEST") &&
 	expect_eq "$n" "$((KIT_LAST_STAGE + 1))" "records"
@@ -81,7 +85,7 @@ indexes_list_stages() (
 	fi
 )
 
-test_expect_success "every record has 7 fields: stage numbers 0, 1, ... in order, a slug, 12-digit upstream ids, a stage its lab fails on, known grade steps" '
+test_expect_success "every record has 8 fields: stage numbers 0, 1, ... in order, a slug, 12-digit upstream ids, a stage its lab fails on, known grade steps, bugs of the catalogue" '
 	records_well_formed
 '
 
@@ -106,7 +110,7 @@ test_expect_success "the indexes name every stage by its files: stages/README.md
 test_expect_success "a record with no files, and a slug that drifted from its files, are caught" '
 	cp -r "$KIT_STAGES_DIR" "$SCRATCH/stages" &&
 	KIT_STAGES_DIR=$SCRATCH/stages KIT_MANIFEST=$SCRATCH/stages/manifest.tsv &&
-	printf "%s\t%s\t-\t9.9\t0\t-\ta stage with nothing\n" "$((KIT_LAST_STAGE + 1))" ghost >>"$KIT_MANIFEST" &&
+	printf "%s\t%s\t-\t9.9\t0\t-\t-\ta stage with nothing\n" "$((KIT_LAST_STAGE + 1))" ghost >>"$KIT_MANIFEST" &&
 	! records_well_formed && KIT_LAST_STAGE=$((KIT_LAST_STAGE + 1)) && ! records_have_files &&
 	cp "$KIT_ROOT/stages/manifest.tsv" "$KIT_MANIFEST" && KIT_LAST_STAGE=$((KIT_LAST_STAGE - 1)) &&
 	records_well_formed &&

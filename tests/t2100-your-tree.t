@@ -4,13 +4,14 @@
 # README shows it: an edit to kit_mutex.c is built, booted and seen in
 # the guest's console; one file touched rebuilds in well under a minute;
 # and a stage target, the tree still edited, builds and boots the kit's
-# clean stage and says so.  It runs on a tree of the kit's own, the
+# clean stage and says so; an image says what was asked for, not who
+# built it first.  It runs on a tree of the kit's own, the
 # grading tree (KIT_WORK/grade/linux), so that yours is never touched; its
 # build directory then serves t9000's grading too.
 # time limit: 1200 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 5
+plan 6
 need_tree
 # it moves the kit's grading tree
 hold_build_lock
@@ -44,6 +45,22 @@ test_expect_success "make kernel HEAD=1 on an unedited tree at stage-$last takes
 	kmake kernel HEAD=1 >"$SCRATCH/clean.out" 2>&1 &&
 	cat "$SCRATCH/clean.out" &&
 	expect_grep "already built: your tree at [0-9a-f]{12} \\(stage-$last\\)$" "$SCRATCH/clean.out"
+'
+
+# One image serves every request for its commit, whoever built it first:
+# after bisect-test (or HEAD=1) built stage-$last in a learner's tree, the
+# image was filed as "your tree at ... (stage-$last)", and a stage boot
+# said so.  The banner names what was asked for.
+test_expect_success "an image first built as your tree boots as stage-$last when the stage is asked for, and as your tree when HEAD=1 is" '
+	cp "$newest/label" "$SCRATCH/label" &&
+	echo "your tree at 000000000000 (stage-$last)" >"$newest/label" &&
+	guest as-stage --stage "$last" --cmd true &&
+	guest as-head --head --cmd true
+	rc=$?
+	cp "$SCRATCH/label" "$newest/label" &&
+	expect_eq 0 "$rc" "the boots" &&
+	expect_grep "^spinkit: Linux 6\\.1.*, stage-$last \\([0-9a-f]{12}\\), [0-9]+ CPUs" "$SCRATCH/as-stage.log" &&
+	expect_grep "^spinkit: Linux 6\\.1.*, your tree at [0-9a-f]{12} \\(stage-$last\\), [0-9]+ CPUs" "$SCRATCH/as-head.log"
 '
 
 test_expect_success "an edit to kit_mutex.c: make run HEAD=1 builds and boots it, and the guest prints its line" '

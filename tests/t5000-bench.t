@@ -79,8 +79,8 @@ test_expect_success "with contention the spin counter rises under OWNER_SPIN and
 	{ [ "${on:-0}" -gt 0 ] || { echo "Expected spin acquisitions > 0 with OWNER_SPIN, got ${on:-none}"; exit 1; }; }
 '
 
-# As handouts/21-benchmark.md prints it: the results go to results/ in the
-# kit, which the test removes afterwards.
+# As handouts/21-benchmark.md prints it: the results go to KIT_WORK/results,
+# which the test removes afterwards.
 make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" bench-stages QUICK=1 >"$SCRATCH/stages.out" 2>&1
 stages_rc=$?
 stages_dir=$(sed -n "s/.*; results in \(.*\)$/\1/p" "$SCRATCH/stages.out" | tail -1)
@@ -139,7 +139,6 @@ test_expect_success "test-kit-mutex K 8 2 on 4 vCPUs: at most one watch per lock
 		{ echo "Expected watch > spin + grab + slow on stage 10"; exit 1; }; }
 '
 
-case "$stages_dir" in "$KIT_ROOT"/results/stages-*) rm -rf "$stages_dir" ;; esac
-rmdir "$KIT_ROOT/results" 2>/dev/null || true
+case "$stages_dir" in "$KIT_RESULTS"/stages-*) rm -rf "$stages_dir" ;; esac
 
 test_done

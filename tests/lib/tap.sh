@@ -18,13 +18,13 @@ unset KIT_TREE
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 export KIT_LEARNER_WORK=${KIT_LEARNER_WORK:-$KIT_WORK}
-export KIT_WORK=${KIT_TEST_WORK:-$KIT_LEARNER_WORK/test}
+export KIT_WORK=${KIT_TEST_WORK:-$KIT_TEST_WORK_DEFAULT}
 export CCACHE_DIR=${CCACHE_DIR:-$KIT_LEARNER_WORK/ccache}
 unset KIT_TREE KIT_BUILD_LOCKED
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 KIT=$KIT_ROOT/scripts
-SCRATCH=$KIT_WORK/test-scratch/$TEST_NAME
+SCRATCH=$KIT_TEST_SCRATCH/$TEST_NAME
 rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH"
 
