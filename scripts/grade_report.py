@@ -10,24 +10,38 @@
 The input is scripts/grade's checks file: one tab-separated line per
 check, NAME, POINTS, SCORED, SECONDS, REASON (empty when it passed),
 KIND ("stage": the assignment's own behaviour, "works": the kernel still
-works).
+works) and EVIDENCE (a file of what the tool said: checkpatch's lines,
+gdb's, the compiler's; empty when none), of which the results carry the
+first few KB: a student reads them, never a path on the grader.
 
 Usage: grade_report.py --checks FILE --stage N --seconds S --out DIR
+                       [--quick] [--capped REASON]
 """
 import argparse
 import json
 import os
 import xml.etree.ElementTree as ET
 
+EVIDENCE_MAX = 4000  # characters of a check's evidence in the results
+
 
 def read_checks(path):
     checks = []
     with open(path) as f:
         for line in f:
-            name, pts, scored, secs, why, kind = line.rstrip("\n").split("\t")
+            name, pts, scored, secs, why, kind, evidence = line.rstrip("\n").split("\t")
             checks.append(dict(name=name, max=int(pts), score=int(scored),
-                               secs=secs, why=why, kind=kind))
+                               secs=secs, why=why, kind=kind,
+                               evidence=read_evidence(evidence)))
     return checks
+
+
+def read_evidence(path):
+    if not path or not os.path.isfile(path):
+        return ""
+    with open(path, errors="replace") as f:
+        text = f.read(EVIDENCE_MAX + 1)
+    return text[:EVIDENCE_MAX] + ("\n[...]" if len(text) > EVIDENCE_MAX else "")
 
 
 def title(stage, quick):
@@ -35,19 +49,32 @@ def title(stage, quick):
     return f"spinkit assignment {stage}" + (" (quick: the stage's own checks only)" if quick else "")
 
 
-def results_json(checks, stage, seconds, quick):
+def verdict(c):
+    """A check's result in words: OK, or FAIL and why; a check that passed
+    but was not counted (the cap) says so too."""
+    if c["score"] == c["max"] or (not c["why"]):
+        return "OK"
+    if c["why"].startswith("OK, "):
+        return c["why"]
+    return "FAIL: " + c["why"]
+
+
+def results_json(checks, stage, seconds, quick, capped):
     tests = []
     for i, c in enumerate(checks, 1):
-        out = "OK" if not c["why"] else "FAIL: " + c["why"]
+        out = f"{verdict(c)} ({c['secs']} s)"
+        if c["evidence"]:
+            out += "\n\n" + c["evidence"]
         tests.append({"score": float(c["score"]), "max_score": float(c["max"]),
                       "name": c["name"], "number": f"{stage}.{i}",
-                      "output": f"{out} ({c['secs']} s)",
-                      "tags": [c["kind"]]})
+                      "output": out, "tags": [c["kind"]]})
     score = sum(c["score"] for c in checks)
     total = sum(c["max"] for c in checks)
+    output = f"{title(stage, quick)}: {score}/{total}"
+    if capped:
+        output += f" ({capped}; GRADE_CAP=0 turns the cap off)"
     return {"score": float(score), "execution_time": int(seconds),
-            "output": f"{title(stage, quick)}: {score}/{total}",
-            "tests": tests}
+            "output": output, "tests": tests}
 
 
 def junit_xml(checks, stage, seconds, quick):
@@ -55,15 +82,17 @@ def junit_xml(checks, stage, seconds, quick):
     suite = ET.SubElement(suites, "testsuite", {
         "name": title(stage, quick),
         "tests": str(len(checks)),
-        "failures": str(sum(1 for c in checks if c["why"])),
+        "failures": str(sum(1 for c in checks if c["score"] < c["max"])),
         "errors": "0", "skipped": "0", "time": str(seconds)})
     for c in checks:
         case = ET.SubElement(suite, "testcase", {
             "classname": f"assignment{stage}.{c['kind']}", "name": c["name"],
             "time": c["secs"] if c["secs"].isdigit() else "0"})
-        if c["why"]:
+        if c["score"] < c["max"]:
             fail = ET.SubElement(case, "failure", {"message": c["why"]})
             fail.text = f"{c['why']} (0/{c['max']} pts)"
+            if c["evidence"]:
+                fail.text += "\n\n" + c["evidence"]
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True)
 
@@ -75,10 +104,11 @@ def main():
     p.add_argument("--seconds", type=int, required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--capped", default="")
     args = p.parse_args()
     checks = read_checks(args.checks)
     with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(results_json(checks, args.stage, args.seconds, args.quick), f, indent=2)
+        json.dump(results_json(checks, args.stage, args.seconds, args.quick, args.capped), f, indent=2)
         f.write("\n")
     with open(os.path.join(args.out, "junit.xml"), "w") as f:
         f.write(junit_xml(checks, args.stage, args.seconds, args.quick) + "\n")

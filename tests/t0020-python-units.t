@@ -2,18 +2,21 @@
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # The kit's Python parts on small inputs made here, no kernel: the grade's
 # result files are what Gradescope and JUnit readers take (scores add up,
-# a failure carries its reason), and the benchmark report turns a raw.txt
-# into its CSV with the medians of the runs.
+# a failure carries its reason and its evidence, a capped grade says so),
+# and the benchmark report turns a raw.txt into its CSV with the medians
+# of the runs.
 # tier: check
 # time limit: 120 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 3
+plan 4
 
-printf '%s\t%s\t%s\t%s\t%s\t%s\n' \
-	builds 10 10 3 "" works \
-	"spins under contention" 10 0 1 "no acquisition by spinning" stage \
-	"lab 3's gdb check" 10 10 8 "" stage >"$SCRATCH/checks"
+printf "ERROR: trailing whitespace\n#12: FILE: kernel/locking/kit_mutex.c:40:\n" >"$SCRATCH/checkpatch.out"
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	builds 10 10 3 "" works "" \
+	"spins under contention" 10 0 1 "no acquisition by spinning" stage "" \
+	"checkpatch on your diff" 5 0 0 "1 findings" stage "$SCRATCH/checkpatch.out" \
+	"lab 3's gdb check" 10 10 8 "" stage "" >"$SCRATCH/checks"
 
 test_expect_success "grade_report.py: results.json has Gradescope's keys, and the scores add up" '
 	python3 "$KIT/grade_report.py" --checks "$SCRATCH/checks" --stage 3 --seconds 42 --out "$SCRATCH" &&
@@ -23,10 +26,13 @@ test_expect_success "grade_report.py: results.json has Gradescope's keys, and th
 	assert set(r) >= {"score", "execution_time", "output", "tests"}, r.keys()
 	assert r["score"] == 20.0 and r["execution_time"] == 42, r
 	t = r["tests"]
-	assert [x["max_score"] for x in t] == [10.0, 10.0, 10.0], t
+	assert [x["max_score"] for x in t] == [10.0, 10.0, 5.0, 10.0], t
 	assert sum(x["score"] for x in t) == r["score"]
 	assert t[1]["output"].startswith("FAIL: no acquisition by spinning"), t[1]
 	assert t[1]["tags"] == ["stage"] and t[0]["tags"] == ["works"]
+	# the evidence itself, not a path on the grader
+	assert "ERROR: trailing whitespace" in t[2]["output"], t[2]
+	assert "checkpatch.out" not in t[2]["output"], t[2]
 	PY
 '
 
@@ -35,11 +41,32 @@ test_expect_success "grade_report.py: junit.xml parses, counts the failure and g
 	import sys
 	import xml.etree.ElementTree as ET
 	suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
-	assert suite.get("tests") == "3" and suite.get("failures") == "1", suite.attrib
+	assert suite.get("tests") == "4" and suite.get("failures") == "2", suite.attrib
 	cases = suite.findall("testcase")
 	fails = [c for c in cases if c.find("failure") is not None]
-	assert [c.get("name") for c in fails] == ["spins under contention"]
+	assert [c.get("name") for c in fails] == ["spins under contention", "checkpatch on your diff"]
 	assert fails[0].find("failure").get("message") == "no acquisition by spinning"
+	assert "trailing whitespace" in fails[1].find("failure").text
+	PY
+'
+
+# As scripts/grade caps a broken kernel: the points of every check but the
+# build and the boot are set to 0, with the reason, before the report.
+test_expect_success "grade_report.py: a capped grade says so, and its tests still add up" '
+	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" \
+		builds 10 10 3 "" works "" boots 5 5 9 "" works "" \
+		"no kernel BUG or WARNING" 10 0 1 "the kernel says: BUG: sleeping function called from invalid context" works "" \
+		"spins under contention" 10 0 1 "OK, but not counted: the kernel does not work" stage "" >"$SCRATCH/capped" &&
+	mkdir -p "$SCRATCH/cap" &&
+	python3 "$KIT/grade_report.py" --checks "$SCRATCH/capped" --stage 3 --seconds 1 --out "$SCRATCH/cap" \
+		--capped "capped at the build'"'"'s and the boot'"'"'s points: no kernel BUG" &&
+	python3 - "$SCRATCH/cap/results.json" <<-"PY"
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	assert r["score"] == 15.0 == sum(t["score"] for t in r["tests"]), r
+	assert "capped at the build" in r["output"] and "GRADE_CAP=0" in r["output"], r["output"]
+	assert r["tests"][3]["output"].startswith("OK, but not counted"), r["tests"][3]
+	assert r["tests"][2]["output"].startswith("FAIL: the kernel says: BUG:"), r["tests"][2]
 	PY
 '
 
