@@ -51,7 +51,7 @@ export KIT_WORK SMP MEM
 #! KIT_CCACHE_REMOTE      a compiler cache shared by a class (file:DIR, http://...)
 #! KIT_IMAGES_MAX         MiB of kept kernels, past which the oldest non-stage ones go (2048)
 #! KIT_TREE               your kernel tree, if not KIT_WORK/linux
-#! GRADE_CPU_MARGIN GRADE_PERF_MIN  the verdicts' CPU margin and throughput floor (scripts/verdicts.sh)
+#! GRADE_CPU_MARGIN GRADE_PERF_MIN  grade's CPU margin and throughput floor (defaults: guest/bin/kit-check)
 #! BISECT_PERF_MIN BISECT_CPU_MARGIN BISECT_TRIES BISECT_TIMEOUT BISECT_NO_KERNEL
 #!                        scripts/bisect-test's (see its header)
 #! TEST_TIMEOUT           make test: seconds one test may run (900)

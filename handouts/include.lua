@@ -85,13 +85,15 @@ function CodeBlock(el)
   end
   local a = el.attributes
   if a.stage then
-    local patch = patch_of(a.stage)
-    -- A student kit leaves out the patches of the stages to be written.
-    local f = io.open(root .. "/stages/" .. patch, "r")
+    -- A student kit leaves out the patches of the stages to be written,
+    -- and the records of those after its assignment.
+    local ok, patch = pcall(patch_of, a.stage)
+    local f = ok and io.open(root .. "/stages/" .. patch, "r")
     if not f and io.open(root .. "/course/STUDENT-KIT", "r") then
       return pandoc.Para({pandoc.Emph({pandoc.Str(
         "(This stage's code is yours to write: see course/.)")})})
     end
+    if not ok then error(patch) end
     if f then f:close() end
     return pandoc.CodeBlock(diff_of(patch, a.file), {class = "diff"})
   elseif a.manifest == "stages" then

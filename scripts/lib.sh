@@ -37,9 +37,11 @@ KIT_CCACHE=$KIT_WORK/ccache          # the compiler cache (CCACHE_DIR moves it)
 KIT_TEST_WORK_DEFAULT=$KIT_WORK/test # the test suite's own KIT_WORK
 KIT_STAGES_DIR=$KIT_ROOT/stages
 # stages/manifest.tsv is the one source of a stage's facts (its header says
-# which); the newest stage is its last record.
+# which); the newest stage is its last record with a patch (a student
+# kit keeps the record of the assignment it gives, not its patch).
 KIT_MANIFEST=$KIT_STAGES_DIR/manifest.tsv
-KIT_LAST_STAGE=$(awk -F'\t' '/^[0-9]/ { n = $1 } END { print n }' "$KIT_MANIFEST")
+KIT_LAST_STAGE=$(awk -F'\t' -v d="$KIT_STAGES_DIR" '/^[0-9]/ {
+		if ((getline line < sprintf("%s/%02d-%s.patch", d, $1, $2)) > 0) n = $1 } END { print n }' "$KIT_MANIFEST")
 
 # stage_field N FIELD: one field of stage N's record (a column name of the
 # manifest's header); "-" is printed as nothing.
@@ -51,11 +53,16 @@ stage_field() {
 		die "stages/manifest.tsv has no field $2 for stage $1" "see the header of stages/manifest.tsv"
 }
 
-# A stage's files, from its number and slug (the manifest's header).
-stage_name() { printf '%02d-%s' "$1" "$(stage_field "$1" slug)"; }
-stage_patch() { echo "$KIT_STAGES_DIR/$(stage_name "$1").patch"; }
-stage_lab() { echo "$KIT_ROOT/labs/$(stage_name "$1")"; }
-stage_handout() { echo "$KIT_ROOT/handouts/stage-$(stage_name "$1").md"; }
+# A stage's files, from its number and slug (the manifest's header); each
+# fails, having said why, for a stage with no record.
+stage_name() {
+	local slug
+	slug=$(stage_field "$1" slug) || return 1
+	printf '%02d-%s' "$1" "$slug"
+}
+stage_patch() { local n; n=$(stage_name "$1") && echo "$KIT_STAGES_DIR/$n.patch"; }
+stage_lab() { local n; n=$(stage_name "$1") && echo "$KIT_ROOT/labs/$n"; }
+stage_handout() { local n; n=$(stage_name "$1") && echo "$KIT_ROOT/handouts/stage-$n.md"; }
 
 # Reproducible commits: fixed names, dates taken from the patches.
 export GIT_COMMITTER_NAME=spinkit GIT_COMMITTER_EMAIL=spinkit@example.invalid
@@ -146,7 +153,8 @@ stage_commit() {
 # build_lock: hold the build lock (fd 9) until the script ends or
 # build_unlock: one build, and one mover of the kit's own tree, at a
 # time per KIT_WORK.  Waits, saying so.  Nothing to do when a caller holds
-# it for us (with_build_lock).
+# it for us: KIT_BUILD_LOCKED names the KIT_WORK whose lock it holds, on
+# a descriptor its children inherit (tests/lib/tap.sh: hold_build_lock).
 build_lock() {
 	[ "${KIT_BUILD_LOCKED:-}" = "$KIT_WORK" ] && return 0
 	mkdir -p "$KIT_WORK"
@@ -157,13 +165,6 @@ build_lock() {
 	fi
 }
 build_unlock() { [ "${KIT_BUILD_LOCKED:-}" = "$KIT_WORK" ] || exec 9>&-; }
-# with_build_lock CMD...: run CMD holding the build lock, which the kit's
-# scripts it starts then take as theirs (KIT_BUILD_LOCKED), not wait for.
-with_build_lock() (
-	build_lock
-	export KIT_BUILD_LOCKED=$KIT_WORK
-	"$@"
-)
 
 # kit_own_tree_at REV: check REV out in the kit's own tree, whatever a
 # test or an interrupted run left there (a bisection, an am, edits): the
@@ -210,9 +211,10 @@ build_dir_of() {
 # results and the test suite's KIT_WORK).  Never the learner's tree.
 kit_clean_paths() {
 	local t v
+	# (build directories beside a tree of yours outside KIT_WORK are yours)
 	for t in "$KIT_TREE" "$KIT_OWN_TREE" "$KIT_GRADE_TREE"; do
 		for v in default debug; do build_dir_of "$t" "$v"; done
-	done
+	done | grep "^$KIT_WORK/"
 	compgen -G "$KIT_WORK/build-*" || true
 	printf '%s\n' "$KIT_IMAGES" "$KIT_RUN" "$KIT_INITRAMFS" "$KIT_HANDOUTS_OUT" "$KIT_HOST" \
 		"$KIT_CONFIGS" "$KIT_STATS" "$KIT_TEST_SCRATCH" "$KIT_BENCH_SETUP"

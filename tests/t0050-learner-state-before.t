@@ -32,8 +32,9 @@ test_expect_success "make run, as the learner types it, boots a guest of the lea
 	setsid bash -c "sleep 7200 | KIT_WORK=\"$KIT_LEARNER_WORK\" make -s -C \"$KIT_ROOT\" run" \
 		>"$KIT_WORK/test-learner-run.log" 2>&1 </dev/null &
 	echo "session $!" >"$LEARNER_PLANTS" &&
+	# up: make run printed where gdb attaches, after writing the record
 	for _ in $(seq 1200); do
-		[ -f "$LEARNER_GUESTS/last" ] && break
+		grep -q "attach gdb from another terminal" "$KIT_WORK/test-learner-run.log" && break
 		kill -0 "$(sed -n "s/^session //p" "$LEARNER_PLANTS")" 2>/dev/null || break
 		sleep 1
 	done &&

@@ -71,7 +71,7 @@ for c in "${commits[@]}"; do
 		expect_eq 0 "$(result "$short" TORTURE)" "kit-torture status (0: End of test: SUCCESS)" &&
 		result "$short" TORTURE_WRITES | grep -q "Fail: 0" &&
 		expect_eq 0 "$(result "$short" LOST)" "test-kit-mutex status (lost updates)" &&
-		expect_eq "" "$(result "$short" ALARM)" "the kernel'"'"'s first alarm"
+		expect_result "$short" ALARM "" "the kernel'"'"'s first alarm"
 	'
 done
 
@@ -105,7 +105,7 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, 
 	echo "# spin acquisitions in 2 s: $on; in 1 s, every vCPU reported preempted: ${preempted:-none}" &&
 	{ [ -n "$preempted" ] && [ $((20 * preempted)) -le "$on" ] ||
 		{ echo "Expected under $on/20 spin acquisitions with every vCPU reported preempted, got ${preempted:-none}"; exit 1; }; } &&
-	expect_eq "" "$(result newest-4 LEFT)" "vCPUs still reported preempted after the command" &&
+	expect_result newest-4 LEFT "" "vCPUs still reported preempted after the command" &&
 	expect_eq 0 "$(result newest-4 OFF)" "spin acquisitions with NO_OWNER_SPIN"
 '
 
@@ -216,7 +216,7 @@ for s in $(seq 0 "$KIT_LAST_STAGE"); do
 		expect_eq 0 "$(result "$g" TORTURE)" "kit-torture status (0: End of test: SUCCESS)" &&
 		expect_eq 0 "$(result "$g" SPIN)" "spin acquisitions (the debug variant never spins)" &&
 		expect_eq 1 "$(result "$g" DEBUG_LOCKS)" "debug_locks after the run" &&
-		expect_eq "" "$(result "$g" ALARM)" "the kernel'"'"'s first alarm (lockdep reports say WARNING: or BUG:)"
+		expect_result "$g" ALARM "" "the kernel'"'"'s first alarm (lockdep reports say WARNING: or BUG:)"
 	'
 done
 

@@ -37,12 +37,13 @@ test_expect_success "test-kit-mutex times the run by the clock: ops/s over the s
 
 test_expect_success "the guest helpers refuse bad arguments with a usage line and status 2" '
 	guest usage --stage 5 --smp 2 --cmd "
-		kit-contend kit0 2 1; echo CONTEND=\$?
-		kit-hold kit9; echo HOLD=\$?
-		kit-stat nosuch; echo STAT=\$?
-		kit-torture ten; echo TORTURE=\$?" &&
-	for k in CONTEND HOLD STAT TORTURE; do
-		expect_grep "^$k=2$" "$SCRATCH/usage.log" || exit 1
+		kit-contend kit0 2 1; kit-check report CONTEND \$?
+		kit-hold kit9; kit-check report HOLD \$?
+		kit-stat nosuch; kit-check report STAT \$?
+		kit-torture ten; kit-check report TORTURE \$?
+		kit-check bogus; kit-check report CHECK \$?" &&
+	for k in CONTEND HOLD STAT TORTURE CHECK; do
+		expect_result usage $k 2 "$k'"'"'s status" || exit 1
 	done &&
 	expect_grep "^usage: kit-contend \[TASKS\]" "$SCRATCH/usage.log" &&
 	! grep -q "^lost updates" "$SCRATCH/usage.log"

@@ -142,8 +142,10 @@ test_expect_success "a student kit for assignment 3 holds no line of the answers
 	test -z "$(find "$SCRATCH/students" -name INSTRUCTOR.md)" &&
 	test -z "$(find "$SCRATCH/students/stages" -name "0[3-9]-*.patch" -o -name "[1-9][0-9]-*.patch")" &&
 	test -z "$(find "$SCRATCH/students/handouts" -name "stage-0[4-9]-*.md" -o -name "stage-[1-9][0-9]-*.md")" &&
-	expect_eq 2 "$(grep "^[0-9]" "$SCRATCH/students/stages/manifest.tsv" | tail -1 | cut -f1)" \
-		"the newest stage in the student kit" &&
+	expect_eq 3 "$(grep "^[0-9]" "$SCRATCH/students/stages/manifest.tsv" | tail -1 | cut -f1)" \
+		"the last record in the student kit (the assignment'"'"'s)" &&
+	expect_eq 2 "$(cd "$SCRATCH/students" && bash -c ". scripts/lib.sh && echo \$KIT_LAST_STAGE")" \
+		"the newest stage of the student kit" &&
 	test ! -e "$SCRATCH/students/scripts/bisect_exercise.py" &&
 	test -f "$SCRATCH/students/course/skeletons/3-skeleton.patch"
 '

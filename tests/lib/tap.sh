@@ -14,10 +14,10 @@ TEST_NAME=$(basename "$0" .t)
 # of its reach.  KIT_LEARNER_WORK is the learner's, which t0050 and t9990
 # alone look at; the compiler cache is the one shared thing, passed in
 # explicitly.  (lib.sh is read twice: first for the learner's defaults.)
-unset KIT_TREE
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 export KIT_LEARNER_WORK=${KIT_LEARNER_WORK:-$KIT_WORK}
+export KIT_LEARNER_TREE=${KIT_LEARNER_TREE:-$KIT_TREE}
 export KIT_WORK=${KIT_TEST_WORK:-$KIT_TEST_WORK_DEFAULT}
 export CCACHE_DIR=${CCACHE_DIR:-$KIT_LEARNER_WORK/ccache}
 unset KIT_TREE KIT_BUILD_LOCKED
@@ -41,10 +41,21 @@ plan() { echo "1..$1"; }
 # too), and so does a signal that stops the file.
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 next_timeout=""
-body_pid=""
+body_pid="" timer_pid=""
 # test_timeout SECONDS: the limit of the next test only.
 test_timeout() { next_timeout=$1; }
-trap '[ -z "$body_pid" ] || kill -TERM -- -"$body_pid" 2>/dev/null; exit 143' TERM INT
+# stop_group PGID: TERM, and KILL 10 s later, to a process group.
+stop_group() {
+	kill -TERM -- -"$1" 2>/dev/null || return 0
+	for _ in $(seq 50); do
+		kill -0 -- -"$1" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	kill -KILL -- -"$1" 2>/dev/null
+	return 0
+}
+trap '[ -z "$timer_pid" ] || kill -- -"$timer_pid" 2>/dev/null
+	[ -z "$body_pid" ] || stop_group "$body_pid"; exit 143' TERM INT
 
 # test_expect_success "SENTENCE" 'BODY': run BODY in a subshell.  Lines
 # the body prints that start with "# " (measured figures) are shown even
@@ -52,7 +63,7 @@ trap '[ -z "$body_pid" ] || kill -TERM -- -"$body_pid" 2>/dev/null; exit 143' TE
 # Each result is followed by the test's wall time, "# time: N s": the
 # suite's budget is spent test by test, and this says where.
 test_expect_success() {
-	local name=$1 body=$2 out start limit=${next_timeout:-$TEST_TIMEOUT} timer rc=0
+	local name=$1 body=$2 out start limit=${next_timeout:-$TEST_TIMEOUT} rc=0
 	next_timeout=""
 	tap_count=$((tap_count + 1))
 	out=$SCRATCH/test-$tap_count.out
@@ -61,14 +72,17 @@ test_expect_success() {
 	set -m
 	(eval "$body") >"$out" 2>&1 &
 	body_pid=$!
+	# the limit: TERM to the body's group, KILL 10 s later if it is still there
 	(sleep "$limit" && touch "$SCRATCH/timed-out" && kill -TERM -- -"$body_pid" &&
 		sleep 10 && kill -KILL -- -"$body_pid") >/dev/null 2>&1 &
-	timer=$!
+	timer_pid=$!
 	set +m
 	wait "$body_pid" || rc=$?
-	kill -- -"$timer" 2>/dev/null
-	body_pid=""
-	if [ "$rc" -eq 0 ]; then
+	# what a stopped body left running goes too (TERM, then KILL)
+	if [ -e "$SCRATCH/timed-out" ]; then stop_group "$body_pid"; fi
+	kill -- -"$timer_pid" 2>/dev/null
+	body_pid="" timer_pid=""
+	if [ "$rc" -eq 0 ] && [ ! -e "$SCRATCH/timed-out" ]; then
 		echo "ok $tap_count - $name"
 		echo "# time: $(($(date +%s) - start)) s"
 		# a passing test's "# " lines are its figures: shown, as TAP comments
@@ -125,6 +139,15 @@ guest() {
 # last time); results LOGNAME KEY: every time, one a line.
 result() { result_of "$SCRATCH/$1.results" "$2"; }
 results() { tr -d '\r' <"$SCRATCH/$1.results" | sed -n "s/^$2=//p"; }
+# expect_result LOGNAME KEY EXPECTED WHAT: the guest reported KEY, as
+# EXPECTED (an empty value is a value: a key never reported is not).
+expect_result() {
+	if ! tr -d '\r' <"$SCRATCH/$1.results" | grep -q "^$2="; then
+		echo "Expected $4 ($2) in $SCRATCH/$1.results: the guest never reported it"
+		return 1
+	fi
+	expect_eq "$3" "$(result "$1" "$2")" "$4"
+}
 
 # built STAGE [--debug]: build a stage's kernel if needed (quietly).
 built() {
@@ -153,7 +176,7 @@ tree_state() {
 }
 
 # The learner's: their tree, and their guests (KIT_LEARNER_WORK).
-LEARNER_TREE=$KIT_LEARNER_WORK/linux
+LEARNER_TREE=$KIT_LEARNER_TREE
 LEARNER_GUESTS=$KIT_LEARNER_WORK/run/guests
 # learner_state: the learner's tree (when there is one) and the guests
 # they have running: each record, and whether its QEMU still runs.
@@ -176,7 +199,6 @@ LEARNER_PLANTS=$KIT_WORK/test-learner-plants
 # kit's scripts it runs take the lock as theirs.
 hold_build_lock() {
 	build_lock
-	# shellcheck disable=SC2031 # with_build_lock's subshell is another use
 	export KIT_BUILD_LOCKED=$KIT_WORK
 }
 
