@@ -6,7 +6,9 @@
 --    (the patch is stages/NN-SLUG.patch, the slug from stages/manifest.tsv)
 --    or by a whole kit file: ```{.include src="guest/bin/kit-contend"}```,
 --    or, for ```{.include manifest="stages"}```, by the table of the
---    stages made from stages/manifest.tsv.
+--    stages made from stages/manifest.tsv, and for
+--    ```{.include checks="totals"}``` by each stage's checks and points
+--    from course/checks.tsv.
 --    so that code in a handout cannot go stale.
 --  * Links to other handouts (*.md) point at their HTML.
 local root = os.getenv("KIT_ROOT") or ".."
@@ -46,6 +48,36 @@ local function patch_of(stage)
     end
   end
   error("handouts: no stage " .. stage .. " in stages/manifest.tsv")
+end
+
+-- Each stage's grade, from course/checks.tsv: the number of checks and
+-- the points, a row per stage from 1 to the newest.
+local function check_totals()
+  local checks = {}
+  for line in (read(root .. "/course/checks.tsv") .. "\n"):gmatch("(.-)\n") do
+    if line:match("^%l") then
+      local f = {}
+      for field in (line .. "\t"):gmatch("([^\t]*)\t") do
+        f[#f + 1] = field
+      end
+      checks[#checks + 1] = {points = tonumber(f[2]), first = tonumber(f[3]),
+        last = tonumber(f[4])}
+    end
+  end
+  local rows = {"| stage | checks | points |", "|---|---|---|"}
+  for _, s in ipairs(stages()) do
+    local n = tonumber(s.stage)
+    if n >= 1 then
+      local count, points = 0, 0
+      for _, c in ipairs(checks) do
+        if n >= c.first and (c.last == nil or n <= c.last) then
+          count, points = count + 1, points + c.points
+        end
+      end
+      rows[#rows + 1] = string.format("| %d | %d | %d |", n, count, points)
+    end
+  end
+  return pandoc.read(table.concat(rows, "\n"), "markdown").blocks
 end
 
 -- The stages as a Markdown table, parsed: one row a record.
@@ -98,6 +130,8 @@ function CodeBlock(el)
     return pandoc.CodeBlock(diff_of(patch, a.file), {class = "diff"})
   elseif a.manifest == "stages" then
     return stage_table()
+  elseif a.checks == "totals" then
+    return check_totals()
   elseif a.src then
     local lang = a.lang or (a.src:match("%.c$") and "c") or "sh"
     return pandoc.CodeBlock(read(root .. "/" .. a.src), {class = lang})

@@ -9,7 +9,7 @@
 # time limit: 120 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 6
+plan 7
 
 # Each check is a function, so that the last test can run it on a broken
 # manifest.
@@ -103,6 +103,19 @@ test_expect_success "each patch is one commit whose message credits the upstream
 
 test_expect_success "the indexes name every stage by its files: stages/README.md its patch, labs/README.md its lab; the overview includes the manifest" '
 	indexes_list_stages
+'
+
+# The grade's checks: course/checks.tsv and scripts/grade name the same
+# ones, and each record is well formed.
+test_expect_success "course/checks.tsv and scripts/grade name the same checks, each with points, stages, a step and an own rule" '
+	used=$(grep -oE "^[[:space:]]*(else |if .*then )?check [a-z0-9]+ " "$KIT/grade" | sed "s/.*check \([a-z0-9]*\) /\1/" | sort -u) &&
+	listed=$(grep "^[a-z]" "$KIT_ROOT/course/checks.tsv" | cut -f1 | sort) &&
+	diff -u <(echo "$listed") <(echo "$used") &&
+	while IFS=$'"'"'\t'"'"' read -r id points first last step own name extra; do
+		[[ $points =~ ^[0-9]+$ && $first =~ ^[0-9]+$ && $last =~ ^(-|[0-9]+)$ && $step =~ ^[A-Z0-9]+$ ]] &&
+		[[ $own =~ ^(always|step|never)$ ]] && [ -n "$name" ] && [ -z "$extra" ] ||
+			{ echo "course/checks.tsv: a bad record for $id"; exit 1; }
+	done < <(grep "^[a-z]" "$KIT_ROOT/course/checks.tsv")
 '
 
 # A test that cannot fail is a defect: each check above fails on a
