@@ -132,6 +132,18 @@ need_space() { # need_space DIR MIB WHAT
 			"free some space or set KIT_WORK to another disk"
 }
 
+# stage_files N: the files stage N changes, which assignment N's work may
+# change: from the kit's tree, or in a student kit (no stage N there) from
+# the list scripts/student-kit wrote beside the skeleton.
+stage_files() {
+	if git -C "$KIT_OWN_TREE" rev-parse -q --verify "stage-$1" >/dev/null 2>&1; then
+		git -C "$KIT_OWN_TREE" diff --name-only "stage-$(($1 - 1))" "stage-$1"
+	else
+		cat "$KIT_ROOT/course/skeletons/$1-files" 2>/dev/null ||
+			die "no list of the files assignment $1 may change" "make the student kit again (make student-kit)"
+	fi
+}
+
 # tree_ready [TREE]: TREE (default: the learner's) is a kit tree.
 tree_ready() {
 	local t=${1:-$KIT_TREE}

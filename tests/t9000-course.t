@@ -31,7 +31,7 @@
 need_tree
 # it checks commits out in the kit's own tree
 hold_build_lock
-plan $((KIT_LAST_STAGE + 4))
+plan $((KIT_LAST_STAGE + 5))
 # The CI templates run make in a clone of the kit: it must find this
 # KIT_WORK, its trees and its compiler cache.
 export KIT_WORK
@@ -171,6 +171,39 @@ test_expect_success "make assignment in the student kit makes the branch; its pr
 	# the same skeleton, whether made from the stages or taken from the export
 	full=$(KIT_TREE="$learner" "$KIT/assignment" 3 2>&1) &&
 	echo "$full" | grep -q "exists already, with your work on it"
+'
+
+# outside_patch FILE STAGE: a diff that adds a comment at the top of FILE
+# as stage STAGE has it.
+outside_patch() {
+	local d=$SCRATCH/outside
+	rm -rf "$d" && mkdir -p "$d/a/$(dirname "$1")" "$d/b/$(dirname "$1")" &&
+	git -C "$KIT_OWN_TREE" show "stage-$2:$1" >"$d/a/$1" &&
+	{ echo "/* a student was here */"; cat "$d/a/$1"; } >"$d/b/$1" &&
+	{ (cd "$d" && git diff --no-index --no-prefix "a/$1" "b/$1"); [ $? -eq 1 ]; }
+}
+# score_zero DIR REASON: results.json and junit.xml in DIR, score 0, REASON said.
+score_zero() {
+	python3 - "$1" "$2" <<-"PY"
+	import json, sys, xml.etree.ElementTree as ET
+	r = json.load(open(sys.argv[1] + "/results.json"))
+	assert r["score"] == 0.0, r
+	assert sys.argv[2] in json.dumps(r), "no %r in %s" % (sys.argv[2], r)
+	suite = ET.parse(sys.argv[1] + "/junit.xml").getroot().find("testsuite")
+	assert int(suite.get("failures")) >= 1, suite.attrib
+	print("# " + r["tests"][0]["output"].splitlines()[0][:150])
+	PY
+}
+test_expect_success "a submission that changes 6.1's mutex is refused, one that does not apply too: score 0, the reason, both result files" '
+	outside_patch kernel/locking/mutex.c 2 >"$SCRATCH/outside.patch" &&
+	! "$KIT/grade" 2 --patch "$SCRATCH/outside.patch" --results "$SCRATCH/outside" >"$SCRATCH/outside.out" 2>&1 &&
+	score_zero "$SCRATCH/outside" "kernel/locking/mutex.c, which assignment 2 does not let you change" &&
+	printf "%s\n" "diff --git a/kernel/locking/kit_mutex.c b/kernel/locking/kit_mutex.c" \
+		"--- a/kernel/locking/kit_mutex.c" "+++ b/kernel/locking/kit_mutex.c" "@@ -1,2 +1,3 @@" \
+		"+/* a student was here */" " a line that no version of the file has" " nor this one" \
+		>"$SCRATCH/stale.patch" &&
+	! "$KIT/grade" 2 --patch "$SCRATCH/stale.patch" --results "$SCRATCH/stale" >"$SCRATCH/stale.out" 2>&1 &&
+	score_zero "$SCRATCH/stale" "does not apply to the skeleton of stage 2"
 '
 
 test_expect_success "results.json has Gradescope's keys and JUnit XML its elements, both from the same checks" '
