@@ -67,7 +67,7 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
 	print-gdbport lab lab-check lab-walk bench bench-stages bisect-exercise bisect-check \
-	bisect-key bisect-list assignment grade student-kit handouts check test checkpatch shellcheck \
+	bisect-key bisect-list assignment grade student-kit handouts check test test-full checkpatch shellcheck \
 	clean distclean
 
 help: ## list the targets and variables
@@ -149,6 +149,9 @@ check: deps ## the fast tier: shellcheck, the stage manifest, the handouts; no k
 
 test: deps ## the whole suite (TAP, prove): the check tier, then every stage built, booted, graded; what CI runs
 	@scripts/run-tests
+
+test-full: deps ## make test and the longer proofs (tier: full in tests/README.md)
+	@scripts/run-tests --full
 
 checkpatch: tree ## run the kernel's checkpatch.pl on every stage commit
 	@scripts/checkpatch

@@ -6,6 +6,11 @@
                 tests[] with score, max_score, name, number, output)
   junit.xml     JUnit XML (testsuites/testsuite/testcase/failure), as GitHub
                 Actions reporters and GitLab's test reports read it
+  classroom.json  the input of GitHub Classroom's reporter
+                (classroom-resources/autograding-grading-reporter): what a
+                runner step outputs, base64-encoded, as "result": version,
+                status, max_score, and tests[] with their score, which it
+                adds up: partial credit, check by check
 
 The input is scripts/grade's checks file: one tab-separated line per
 check, NAME, POINTS, SCORED, SECONDS, REASON (empty when it passed),
@@ -77,6 +82,19 @@ def results_json(checks, stage, seconds, quick, capped):
             "output": output, "tests": tests}
 
 
+def classroom_json(checks, stage, quick):
+    return {"version": 1,
+            "status": "pass" if all(c["score"] == c["max"] for c in checks) else "fail",
+            "max_score": sum(c["max"] for c in checks),
+            "tests": [{"name": c["name"],
+                       "status": "pass" if c["score"] == c["max"] else "fail",
+                       "score": c["score"], "message": verdict(c),
+                       "test_code": f"make grade STAGE={stage}" + (" QUICK=1" if quick else ""),
+                       "filename": "", "line_no": 0,
+                       "duration": int(c["secs"]) * 1000 if c["secs"].isdigit() else 0}
+                      for c in checks]}
+
+
 def junit_xml(checks, stage, seconds, quick):
     suites = ET.Element("testsuites")
     suite = ET.SubElement(suites, "testsuite", {
@@ -112,6 +130,9 @@ def main():
         f.write("\n")
     with open(os.path.join(args.out, "junit.xml"), "w") as f:
         f.write(junit_xml(checks, args.stage, args.seconds, args.quick) + "\n")
+    with open(os.path.join(args.out, "classroom.json"), "w") as f:
+        json.dump(classroom_json(checks, args.stage, args.quick), f)
+        f.write("\n")
     return 0
 
 

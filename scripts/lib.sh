@@ -122,6 +122,14 @@ assignment_number() {
 	die "no assignment '${1:-}'" "this kit has assignments 1 to $top, e.g. STAGE=$top"
 }
 
+# student_kit_stage: in a student kit (course/STUDENT-KIT), the assignment
+# it gives: the stage of its skeleton; nothing elsewhere.
+student_kit_stage() {
+	[ -f "$KIT_ROOT/course/STUDENT-KIT" ] || return 0
+	find "$KIT_ROOT/course/skeletons" -maxdepth 1 -name '[0-9]*-skeleton.patch' -printf '%f\n' |
+		sed 's/-.*//' | sort -n | tail -n 1
+}
+
 # Space the kit needs before a step, in MiB.
 need_space() { # need_space DIR MIB WHAT
 	local avail

@@ -3,13 +3,14 @@
 # The kit's Python parts on small inputs made here, no kernel: the grade's
 # result files are what Gradescope and JUnit readers take (scores add up,
 # a failure carries its reason and its evidence, a capped grade says so),
-# and the benchmark report turns a raw.txt into its CSV with the medians
-# of the runs.
+# the benchmark report turns a raw.txt into its CSV with the medians of
+# the runs, and the CI replay (tests/lib/ci_replay.py) runs a workflow's
+# steps with the runner's environment only and adds up as the reporter.
 # tier: check
 # time limit: 120 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 4
+plan 6
 
 printf "ERROR: trailing whitespace\n#12: FILE: kernel/locking/kit_mutex.c:40:\n" >"$SCRATCH/checkpatch.out"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
@@ -33,6 +34,17 @@ test_expect_success "grade_report.py: results.json has Gradescope's keys, and th
 	# the evidence itself, not a path on the grader
 	assert "ERROR: trailing whitespace" in t[2]["output"], t[2]
 	assert "checkpatch.out" not in t[2]["output"], t[2]
+	PY
+'
+
+test_expect_success "grade_report.py: classroom.json is what the Classroom reporter adds up: max_score, and each test's score" '
+	python3 - "$SCRATCH/classroom.json" <<-"PY"
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	assert r["version"] == 1 and r["status"] == "fail" and r["max_score"] == 35, r
+	# the reporter (notify-classroom.js) sums tests[].score against max_score
+	assert sum(t["score"] for t in r["tests"]) == 20, r["tests"]
+	assert [t["status"] for t in r["tests"]] == ["pass", "fail", "fail", "pass"], r["tests"]
 	PY
 '
 
@@ -68,6 +80,30 @@ test_expect_success "grade_report.py: a capped grade says so, and its tests stil
 	assert r["tests"][3]["output"].startswith("OK, but not counted"), r["tests"][3]
 	assert r["tests"][2]["output"].startswith("FAIL: the kernel says: BUG:"), r["tests"][2]
 	PY
+'
+
+test_expect_success "ci_replay.py: a run step sees the runner's environment only, its output reaches the reporter, which adds up tests[].score" '
+	mkdir -p "$SCRATCH/ws" &&
+	cat >"$SCRATCH/wf.yml" <<-"YML" &&
+	env:
+	  GREETING: hello
+	jobs:
+	  grade:
+	    steps:
+	      - uses: actions/checkout@v4
+	      - id: grade
+	        run: test "$GREETING" = hello && test -z "${SECRET:-}" && echo "result=$(base64 -w0 <result.json)" >>"$GITHUB_OUTPUT"
+	      - if: always()
+	        uses: classroom-resources/autograding-grading-reporter@v1
+	        env:
+	          GRADE_RESULTS: ${{ steps.grade.outputs.result }}
+	        with:
+	          runners: grade
+	YML
+	echo "{\"version\": 1, \"status\": \"fail\", \"max_score\": 30, \"tests\": [{\"score\": 10}, {\"score\": 5}]}" >"$SCRATCH/ws/result.json" &&
+	SECRET=leaked python3 "$KIT_ROOT/tests/lib/ci_replay.py" github "$SCRATCH/wf.yml" --workspace "$SCRATCH/ws" >"$SCRATCH/replay.out" 2>&1 ||
+		{ cat "$SCRATCH/replay.out"; exit 1; }
+	expect_grep "^Points 15/30$" "$SCRATCH/replay.out"
 '
 
 test_expect_success "bench-report.py: raw.txt becomes bench.csv with each point's median, min and max" '
