@@ -38,10 +38,12 @@ TRAP     ?=
 #: COMMIT LOG  bisect-check: the answer, or a 'git bisect log' file
 COMMIT   ?=
 LOG      ?=
-#: RESULTS     grade: where to write results.json and junit.xml
+#: RESULTS     grade: where to write results.json and junit.xml; grade-all: where its results go
 RESULTS  ?=
 #: PATCH       grade: a submission (git diff assignment-N-start) to grade in the kit's own tree
 PATCH    ?=
+#: SUBMISSIONS grade-all: a directory of submissions, one STUDENT.patch each
+SUBMISSIONS ?=
 #: DEST        student-kit: the directory to write
 DEST     ?=
 export KIT_WORK SMP MEM
@@ -57,7 +59,7 @@ export KIT_WORK SMP MEM
 #! TEST_TIMEOUT           make test: seconds one test may run (900)
 
 help_vars = KIT_WORK STAGE HEAD SMP MEM DEBUG GDBPORT LAB README_LINES QUICK BENCH_ARGS SEED \
-	RESULTS PATCH DEST
+	RESULTS PATCH SUBMISSIONS DEST
 
 debug_flag = $(if $(DEBUG),--debug)
 # What to build and boot: your tree as it is (HEAD=1), or a kit stage
@@ -67,7 +69,7 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
 	print-gdbport lab lab-check lab-walk bench bench-stages bisect-exercise bisect-check \
-	bisect-key bisect-list assignment grade student-kit handouts check test test-full checkpatch shellcheck \
+	bisect-key bisect-list assignment grade grade-all student-kit handouts check test test-full checkpatch shellcheck \
 	clean distclean
 
 help: ## list the targets and variables
@@ -134,6 +136,9 @@ clean: ## remove builds, kept kernels, run files and built handouts (keeps the t
 	@scripts/clean
 
 ##@ Instructor
+grade-all: tree initramfs ## grade every submission in SUBMISSIONS=dir (STUDENT.patch) as assignment STAGE=N: one CSV, resumable
+	@scripts/grade-all "$(STAGE)" "$(SUBMISSIONS)" $(if $(RESULTS),--out $(RESULTS))
+
 student-kit: tree ## write a copy of the kit for the students of assignment STAGE=N (default 1) to DEST=dir, without the answers
 	@scripts/student-kit "$(DEST)" $(STAGE)
 
