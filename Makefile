@@ -44,7 +44,7 @@ RESULTS  ?=
 PATCH    ?=
 #: SUBMISSIONS grade-all: a directory of submissions, one STUDENT.patch each
 SUBMISSIONS ?=
-#: DEST        student-kit: the directory to write
+#: DEST        student-kit, gradescope: the directory to write
 DEST     ?=
 export KIT_WORK SMP MEM
 
@@ -69,7 +69,7 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
 	print-gdbport lab lab-check lab-walk bench bench-stages bisect-exercise bisect-check \
-	bisect-key bisect-list assignment grade grade-all student-kit handouts check test test-full checkpatch shellcheck \
+	bisect-key bisect-list assignment grade grade-all gradescope student-kit handouts check test test-full checkpatch shellcheck \
 	clean distclean
 
 help: ## list the targets and variables
@@ -138,6 +138,9 @@ clean: ## remove builds, kept kernels, run files and built handouts (keeps the t
 ##@ Instructor
 grade-all: tree initramfs ## grade every submission in SUBMISSIONS=dir (STUDENT.patch) as assignment STAGE=N: one CSV, resumable
 	@scripts/grade-all "$(STAGE)" "$(SUBMISSIONS)" $(if $(RESULTS),--out $(RESULTS))
+
+gradescope: tree ## write the Gradescope autograder bundle of assignment STAGE=N to DEST=dir (a Debian 12 image: handouts/24-instructor.md)
+	@scripts/gradescope "$(DEST)" "$(STAGE)"
 
 student-kit: tree ## write a copy of the kit for the students of assignment STAGE=N (default 1) to DEST=dir, without the answers
 	@scripts/student-kit "$(DEST)" $(STAGE)
