@@ -31,7 +31,7 @@
 need_tree
 # it checks commits out in the kit's own tree
 hold_build_lock
-plan $((KIT_LAST_STAGE + 5))
+plan $((KIT_LAST_STAGE + 6))
 # The CI templates run make in a clone of the kit: it must find this
 # KIT_WORK, its trees and its compiler cache.
 export KIT_WORK
@@ -154,6 +154,17 @@ test_expect_success "a student kit for assignment 3 holds no line of the answers
 learner=$SCRATCH/w/linux
 mkdir -p "$SCRATCH/w"
 git clone -q --no-checkout "$KIT_OWN_TREE" "$learner" && git -C "$learner" checkout -q -b spinkit stage-5
+
+test_expect_success "every target the student kit's make help lists runs scripts the kit has; make test is not one" '
+	targets=$(make -s -C "$SCRATCH/students" help | sed -n "s/^  \([a-z][a-z-]*\) *- .*/\1/p") &&
+	test -n "$targets" &&
+	for t in $targets; do
+		for sc in $(make -n -C "$SCRATCH/students" "$t" STAGE=3 LAB=0 2>/dev/null | grep -o "scripts/[A-Za-z_.-]*" | sort -u); do
+			test -e "$SCRATCH/students/$sc" || { echo "make $t runs $sc, which the student kit has not"; exit 1; }
+		done
+	done &&
+	! grep -qx test <<<"$targets" && ! make -s -C "$SCRATCH/students" test >/dev/null 2>&1
+'
 
 test_expect_success "make assignment in the student kit makes the branch; its printed switch and diff run as printed" '
 	(cd "$SCRATCH/students" && KIT_TREE="$learner" make -s assignment STAGE=3) >"$SCRATCH/assign.out" 2>&1 &&
