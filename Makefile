@@ -130,14 +130,14 @@ assignment: tree ## make assignment STAGE=N in your tree: the stages before N, a
 	@scripts/assignment $(STAGE)
 
 grade: tree initramfs ## grade your tree as assignment STAGE=N (RESULTS=dir: results.json, junit.xml; PATCH=file: grade a submission; QUICK=1: the stage's own checks only, while you work)
-	@scripts/grade $(STAGE) $(if $(RESULTS),--results $(RESULTS)) $(if $(PATCH),--patch $(PATCH)) $(if $(QUICK),--quick)
+	@scripts/grade $(STAGE) $(if $(RESULTS),--results "$(RESULTS)") $(if $(PATCH),--patch "$(PATCH)") $(if $(QUICK),--quick)
 
 clean: ## remove builds, kept kernels, run files and built handouts (keeps the trees and ccache)
 	@scripts/clean
 
 ##@ Instructor
 grade-all: tree initramfs ## grade every submission in SUBMISSIONS=dir (STUDENT.patch) as assignment STAGE=N: one CSV, resumable
-	@scripts/grade-all "$(STAGE)" "$(SUBMISSIONS)" $(if $(RESULTS),--out $(RESULTS))
+	@scripts/grade-all "$(STAGE)" "$(SUBMISSIONS)" $(if $(RESULTS),--out "$(RESULTS)")
 
 gradescope: tree ## write the Gradescope autograder bundle of assignment STAGE=N to DEST=dir (a Debian 12 image: handouts/24-instructor.md)
 	@scripts/gradescope "$(DEST)" "$(STAGE)"

@@ -22,6 +22,10 @@ Usage: course.py --tree DIR skeleton N   (a patch against stage-(N-1), on stdout
        course.py --tree DIR base N       (what the skeleton is made from:
                  "prev", stage N-1's files with TODOs in comments, or
                  "this", stage N's with the answer cut out)
+       course.py --tree DIR files N      (the files a submission may change:
+                 those where the skeleton differs from stage N, where the
+                 answer goes; a file the skeleton gives whole is not the
+                 student's, nor is any other)
        course.py --tree DIR verify
 Run from scripts/assignment and scripts/student-kit.
 """
@@ -299,7 +303,7 @@ def main():
     p = argparse.ArgumentParser(prog="course")
     p.add_argument("--tree", required=True)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("skeleton", "answer", "solution", "base"):
+    for name in ("skeleton", "answer", "solution", "base", "files"):
         s = sub.add_parser(name)
         s.add_argument("stage", type=int, choices=sorted(SKELETONS))
         if name == "solution":
@@ -316,6 +320,10 @@ def main():
             # prev: stage N-1's files with TODOs, a kernel that behaves
             # as stage N-1; this: stage N's with the answer cut out
             print(SKELETONS[args.stage][0])
+        elif args.cmd == "files":
+            skel = skeleton_files(b, args.stage)
+            print("\n".join(p for p in sorted(skel)
+                            if skel[p] != b.show(f"stage-{args.stage}", p)))
         elif args.cmd == "answer":
             print("\n".join(answer_lines(b, args.stage)))
         else:

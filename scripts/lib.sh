@@ -140,15 +140,21 @@ need_space() { # need_space DIR MIB WHAT
 			"free some space or set KIT_WORK to another disk"
 }
 
-# stage_files N: the files stage N changes, which assignment N's work may
-# change: from the kit's tree, or in a student kit (no stage N there) from
-# the list scripts/student-kit wrote beside the skeleton.
+# stage_files N: the files assignment N's work may change, those where
+# its skeleton differs from stage N (scripts/course.py files): not the
+# grader's counters, 6.1's own mutex, a Makefile, nor a file the skeleton
+# gives whole.  In a student kit (no stage N, no course.py), the list
+# scripts/student-kit wrote beside the skeleton.  Fails, saying why, when
+# there is none.
 stage_files() {
-	if git -C "$KIT_OWN_TREE" rev-parse -q --verify "stage-$1" >/dev/null 2>&1; then
-		git -C "$KIT_OWN_TREE" diff --name-only "stage-$(($1 - 1))" "stage-$1"
+	if [ -f "$KIT_ROOT/scripts/course.py" ] &&
+		git -C "$KIT_OWN_TREE" rev-parse -q --verify "stage-$1" >/dev/null 2>&1; then
+		python3 "$KIT_ROOT/scripts/course.py" --tree "$KIT_OWN_TREE" files "$1"
+	elif [ -f "$KIT_ROOT/course/skeletons/$1-files" ]; then
+		cat "$KIT_ROOT/course/skeletons/$1-files"
 	else
-		cat "$KIT_ROOT/course/skeletons/$1-files" 2>/dev/null ||
-			die "no list of the files assignment $1 may change" "make the student kit again (make student-kit)"
+		echo "error: no list of the files assignment $1 may change (make the student kit again: make student-kit)" >&2
+		return 1
 	fi
 }
 

@@ -13,7 +13,8 @@ The actions are played from what their sources do:
   actions/checkout    with no repository: the workspace is the checkout;
                       with one: a clone of --repo NAME's PATH at `ref`,
                       into `path`
-  actions/cache       restores --cache PATH's DIR at PATH (a symlink)
+  actions/cache, actions/cache/restore  restores --cache PATH's DIR at
+                      PATH (a symlink); actions/cache/save: PATH must exist
   actions/upload-artifact  the path must exist
   classroom-resources/autograding-grading-reporter  as its src/main.js and
                       notify-classroom.js: for each runner, the base64 JSON
@@ -73,6 +74,8 @@ def github(args):
             e = m.group(1)
             if e.startswith("env."):
                 return str(env[e[4:]])
+            if e == "github.run_id":
+                return "1"
             g = re.fullmatch(r"steps\.(\w+)\.outputs\.(\w+)", e)
             if g:
                 return outputs.get(g.group(1), {}).get(g.group(2), "")
@@ -111,19 +114,23 @@ def github(args):
                 if "ref" in with_:
                     cmd[3:3] = ["--branch", with_["ref"]]
                 rc = subprocess.run(cmd).returncode
-        elif uses.startswith("actions/cache@"):
+        elif uses.startswith(("actions/cache@", "actions/cache/restore@")):
             path = with_["path"]
             if path in caches:
                 dest = os.path.join(ws, path)
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
                 if not os.path.lexists(dest):
                     os.symlink(caches[path], dest)
+        elif uses.startswith("actions/cache/save@"):
+            rc = 0 if os.path.exists(os.path.join(ws, with_["path"])) else 1
         elif uses.startswith("actions/upload-artifact@"):
             rc = 0 if os.path.exists(os.path.join(ws, with_["path"])) else 1
         elif uses.startswith("classroom-resources/autograding-grading-reporter@"):
             results = []
+            process_env = {k: str(v) for k, v in env.items()}
+            process_env.update(step_env)
             for runner in with_["runners"].split(","):
-                encoded = step_env[f"{runner.strip().upper()}_RESULTS"]
+                encoded = process_env[f"{runner.strip().upper()}_RESULTS"]
                 results.append(json.loads(base64.b64decode(encoded)))
             total = sum(t["score"] for r in results if r.get("max_score") for t in r["tests"])
             most = sum(r["max_score"] for r in results if r.get("max_score"))
