@@ -10,6 +10,9 @@
 --    ```{.include checks="totals"}``` by each stage's checks and points
 --    from course/checks.tsv.
 --    so that code in a handout cannot go stale.
+--  * Inline code with class "threshold", `PERF_MIN`{.threshold}, is
+--    replaced by that threshold's value in guest/bin/kit-check, the
+--    kit's one copy of them.
 --  * Links to other handouts (*.md) point at their HTML.
 local root = os.getenv("KIT_ROOT") or ".."
 
@@ -137,6 +140,17 @@ function CodeBlock(el)
     return pandoc.CodeBlock(read(root .. "/" .. a.src), {class = lang})
   end
   error("handouts: an include block needs stage= or src=")
+end
+
+function Code(el)
+  if not el.classes:includes("threshold") then
+    return nil
+  end
+  local value = read(root .. "/guest/bin/kit-check"):match(el.text .. "=%${" .. el.text .. ":%-(%d+)}")
+  if not value then
+    error("handouts: no threshold " .. el.text .. " in guest/bin/kit-check")
+  end
+  return pandoc.Str(value)
 end
 
 function Link(el)
