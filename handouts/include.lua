@@ -26,19 +26,35 @@ local function read(path)
   return s
 end
 
--- The records of stages/manifest.tsv, in order: {stage, slug, upstream,
--- release, title, name = "NN-SLUG"}.
-local function stages()
-  local out = {}
-  for line in (read(root .. "/stages/manifest.tsv") .. "\n"):gmatch("(.-)\n") do
-    if line:match("^%d") then
-      local f = {}
-      for field in (line .. "\t"):gmatch("([^\t]*)\t") do
-        f[#f + 1] = field
-      end
-      out[#out + 1] = {stage = f[1], slug = f[2], upstream = f[3], release = f[4],
-        title = f[7], name = string.format("%02d-%s", tonumber(f[1]), f[2])}
+-- records(FILE): the records of one of the kit's tables (stages/
+-- manifest.tsv, course/checks.tsv), in order, each a table keyed by the
+-- names of its header line ("#stage\tslug\t..."); "-" is kept as it is.
+local function records(file)
+  local names, out = nil, {}
+  for line in (read(root .. "/" .. file) .. "\n"):gmatch("(.-)\n") do
+    local fields = {}
+    for field in (line .. "\t"):gmatch("([^\t]*)\t") do
+      fields[#fields + 1] = field
     end
+    if line:match("^#%w+\t") then
+      names = fields
+      names[1] = names[1]:sub(2)
+    elseif names and line:match("^%w") then
+      local r = {}
+      for k, name in ipairs(names) do
+        r[name] = fields[k]
+      end
+      out[#out + 1] = r
+    end
+  end
+  return out
+end
+
+-- The stages, in order, each with its name "NN-SLUG" besides its fields.
+local function stages()
+  local out = records("stages/manifest.tsv")
+  for _, s in ipairs(out) do
+    s.name = string.format("%02d-%s", tonumber(s.stage), s.slug)
   end
   return out
 end
@@ -56,25 +72,16 @@ end
 -- Each stage's grade, from course/checks.tsv: the number of checks and
 -- the points, a row per stage from 1 to the newest.
 local function check_totals()
-  local checks = {}
-  for line in (read(root .. "/course/checks.tsv") .. "\n"):gmatch("(.-)\n") do
-    if line:match("^%l") then
-      local f = {}
-      for field in (line .. "\t"):gmatch("([^\t]*)\t") do
-        f[#f + 1] = field
-      end
-      checks[#checks + 1] = {points = tonumber(f[2]), first = tonumber(f[3]),
-        last = tonumber(f[4])}
-    end
-  end
+  local checks = records("course/checks.tsv")
   local rows = {"| stage | checks | points |", "|---|---|---|"}
   for _, s in ipairs(stages()) do
     local n = tonumber(s.stage)
     if n >= 1 then
       local count, points = 0, 0
       for _, c in ipairs(checks) do
-        if n >= c.first and (c.last == nil or n <= c.last) then
-          count, points = count + 1, points + c.points
+        local last = tonumber(c.last)
+        if n >= tonumber(c.first) and (last == nil or n <= last) then
+          count, points = count + 1, points + tonumber(c.points)
         end
       end
       rows[#rows + 1] = string.format("| %d | %d | %d |", n, count, points)

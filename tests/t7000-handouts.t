@@ -7,7 +7,7 @@
 # time limit: 600 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 3
+plan 4
 build=$KIT_HANDOUTS_OUT
 
 # pdf_text PDF: its text on one line (headings may wrap), with pandoc's
@@ -39,6 +39,14 @@ test_expect_success "every PDF has pages, its title, and its section headings" '
 		while read -r h; do
 			grep -qF "$h" "$SCRATCH/$n.txt" || { echo "$n.pdf lacks the heading: $h"; exit 1; }
 		done <<<"$headings"
+	done
+'
+
+test_expect_success "the overview's table of stages shows each record's title, from stages/manifest.tsv" '
+	text=$(sed -e "s/<[^>]*>//g" -e "s/\xe2\x80\x99/'"'"'/g" "$build/00-overview.html" | tr -s " \n" "  ") &&
+	for s in $(seq 0 "$KIT_LAST_STAGE"); do
+		title=$(stage_field "$s" title | tr -d "\`") &&
+		grep -qF "$title" <<<"$text" || { echo "the overview lacks stage $s: $title"; exit 1; }
 	done
 '
 
