@@ -152,7 +152,7 @@ bisect-list: ## the catalogue of bugs the exercises plant
 	@scripts/bisect-exercise list
 
 ##@ Maintainer
-check: deps ## the fast tier: shellcheck, the stage manifest, the handouts; no kernel built (1-2 min)
+check: deps ## the fast tier: shellcheck, the stage manifest and checks table, the Python parts, the handouts; no kernel built (1-2 min)
 	@scripts/run-tests --check
 
 test: deps ## the whole suite (TAP, prove): the check tier, then every stage built, booted, graded; what CI runs
