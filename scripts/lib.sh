@@ -46,11 +46,22 @@ KIT_LAST_STAGE=$(awk -F'\t' -v d="$KIT_STAGES_DIR" '/^[0-9]/ {
 # stage_field N FIELD: one field of stage N's record (a column name of the
 # manifest's header); "-" is printed as nothing.
 stage_field() {
-	awk -F'\t' -v n="$1" -v f="$2" '
-		/^#stage\t/ { for (i = 1; i <= NF; i++) if ("#" f == $i || f == $i) col = i }
-		/^[0-9]/ && $1 == n && col { print ($col == "-" ? "" : $col); found = 1 }
-		END { if (!col || !found) exit 1 }' "$KIT_MANIFEST" ||
+	local v
+	v=$(table_field "$KIT_MANIFEST" "$1" "$2") ||
 		die "stages/manifest.tsv has no field $2 for stage $1" "see the header of stages/manifest.tsv"
+	[ "$v" = - ] || echo "$v"
+}
+
+# table_field FILE KEY FIELD: FIELD of the record whose first column is
+# KEY, in one of the kit's tables (stages/manifest.tsv, course/checks.tsv),
+# whose header line "#NAME\tNAME..." names the columns; fails when there
+# is no such record or field.
+table_field() {
+	awk -F'\t' -v key="$2" -v f="$3" '
+		/^#[a-z_]+\t/ { for (i = 1; i <= NF; i++) if ("#" f == $i || f == $i) col = i; next }
+		/^#/ || /^$/ { next }
+		$1 == key && col { print $col; found = 1 }
+		END { exit !found }' "$1"
 }
 
 # A stage's files, from its number and slug (the manifest's header); each
