@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
-# Course mode, and the grader graded.  For each stage: the kit's own
+# Course mode, and the grader graded.  For each stage (make test: a
+# sample of them, tests/lib/tap.sh; make test-full: all): the kit's own
 # answer scores full marks (it builds, boots, passes torture, loses no
 # update, spins where it is due and only there, and passes its lab); the
 # untouched skeleton keeps the points of a kernel that works and loses
@@ -93,6 +94,10 @@ skeleton_ungraded() {
 bugs_of() { stage_field "$1" bugs | tr , " "; }
 
 for n in $(seq 1 "$KIT_LAST_STAGE"); do
+	if ! sampled "$n"; then
+		skip_test "stage $n: answer, skeleton and bugs graded" "$not_sampled"
+		continue
+	fi
 	test_expect_success "stage $n: the kit's answer scores full marks, the skeleton only a working kernel's, each fitting bug loses a check" '
 		kit_own_tree_at stage-'"$n"' &&
 		"$KIT/grade" '"$n"' --tree "$KIT_OWN_TREE" >"$SCRATCH/answer-'"$n"'.out" 2>&1 ||

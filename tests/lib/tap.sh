@@ -28,6 +28,18 @@ SCRATCH=$KIT_TEST_SCRATCH/$TEST_NAME
 rm -rf "$SCRATCH"
 mkdir -p "$SCRATCH"
 
+# Samples: make test runs a sample of each slow proof, make test-full
+# (scripts/run-tests --full, which sets KIT_TEST_FULL=1) the whole of it.
+# The stages sampled are the first assignment, the seed's spin loop and
+# the newest stage, which holds every stage's code (KIT_TEST_SAMPLE
+# changes them).
+KIT_TEST_FULL=${KIT_TEST_FULL:-}
+KIT_TEST_SAMPLE=${KIT_TEST_SAMPLE:-1 3 $KIT_LAST_STAGE}
+# sampled STAGE: this run proves STAGE's part of a slow proof.
+sampled() { [ -n "$KIT_TEST_FULL" ] || [[ " $KIT_TEST_SAMPLE " == *" $1 "* ]]; }
+# not_sampled: the reason a skipped part gives.
+not_sampled="make test samples stages $KIT_TEST_SAMPLE; make test-full runs every stage"
+
 tap_count=0
 tap_failed=0
 
