@@ -7,8 +7,8 @@
 --    or by a whole kit file: ```{.include src="guest/bin/kit-contend"}```,
 --    or, for ```{.include manifest="stages"}```, by the table of the
 --    stages made from stages/manifest.tsv, and for
---    ```{.include checks="totals"}``` by each stage's checks and points
---    from course/checks.tsv.
+--    ```{.include checks="totals"}``` by each stage's checks and points,
+--    as scripts/grade counts them from course/checks.tsv.
 --    so that code in a handout cannot go stale.
 --  * Inline code with class "threshold", `PERF_MIN`{.threshold}, is
 --    replaced by that threshold's value in guest/bin/kit-check, the
@@ -72,19 +72,29 @@ end
 -- Each stage's grade, from course/checks.tsv: the number of checks and
 -- the points, a row per stage from 1 to the newest.
 local function check_totals()
-  local checks = records("course/checks.tsv")
-  local rows = {"| stage | checks | points |", "|---|---|---|"}
+  -- the grader's own count (scripts/grade N --checks): what a check is
+  -- worth depends on whether it is the stage's own, a rule kept there
+  local rows = {"| stage | checks | of them required | points | the stage's own |",
+    "|---|---|---|---|---|"}
   for _, s in ipairs(stages()) do
     local n = tonumber(s.stage)
     if n >= 1 then
-      local count, points = 0, 0
-      for _, c in ipairs(checks) do
-        local last = tonumber(c.last)
-        if n >= tonumber(c.first) and (last == nil or n <= last) then
-          count, points = count + 1, points + tonumber(c.points)
+      local out = pandoc.pipe(root .. "/scripts/grade", {tostring(n), "--checks"}, "")
+      local count, required, own, total = 0, 0, 0, nil
+      for line in out:gmatch("[^\n]+") do
+        local pts, kind = line:match("^%s*(%d+)%s+(%a+)")
+        if kind == "total" then
+          total = pts
+        elseif kind then
+          count = count + 1
+          if kind == "required" then required = required + 1 end
+          if kind == "stage" then own = own + tonumber(pts) end
         end
       end
-      rows[#rows + 1] = string.format("| %d | %d | %d |", n, count, points)
+      if not total then
+        error("handouts: scripts/grade " .. n .. " --checks printed no total")
+      end
+      rows[#rows + 1] = string.format("| %d | %d | %d | %s | %d |", n, count, required, total, own)
     end
   end
   return pandoc.read(table.concat(rows, "\n"), "markdown").blocks

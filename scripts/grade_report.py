@@ -14,8 +14,9 @@
 
 The input is scripts/grade's checks file: one tab-separated line per
 check, NAME, POINTS, SCORED, SECONDS, REASON (empty when it passed),
-KIND ("stage": the assignment's own behaviour, "works": the kernel still
-works) and EVIDENCE (a file of what the tool said: checkpatch's lines,
+KIND ("stage": the assignment's own behaviour; "works": it builds and
+boots; "required": what a working kernel and the stages before do, worth
+no points, and a failure caps the grade) and EVIDENCE (a file of what the tool said: checkpatch's lines,
 gdb's, the compiler's; empty when none), of which the results carry the
 first few KB: a student reads them, never a path on the grader.
 
@@ -35,8 +36,10 @@ def read_checks(path):
     with open(path) as f:
         for line in f:
             name, pts, scored, secs, why, kind, evidence = line.rstrip("\n").split("\t")
+            # passed: no reason, or "OK, but not counted" (the cap)
             checks.append(dict(name=name, max=int(pts), score=int(scored),
                                secs=secs, why=why, kind=kind,
+                               passed=not why or why.startswith("OK, "),
                                evidence=read_evidence(evidence)))
     return checks
 
@@ -57,11 +60,11 @@ def title(stage, quick):
 def verdict(c):
     """A check's result in words: OK, or FAIL and why; a check that passed
     but was not counted (the cap) says so too."""
-    if c["score"] == c["max"] or (not c["why"]):
-        return "OK"
-    if c["why"].startswith("OK, "):
+    if not c["why"]:
+        return "OK" + (" (required: no points; a failure caps the grade)" if c["kind"] == "required" else "")
+    if c["passed"]:
         return c["why"]
-    return "FAIL: " + c["why"]
+    return "FAIL: " + c["why"] + (" (required: the grade is capped)" if c["kind"] == "required" else "")
 
 
 def results_json(checks, stage, seconds, quick, capped):
@@ -72,6 +75,7 @@ def results_json(checks, stage, seconds, quick, capped):
             out += "\n\n" + c["evidence"]
         tests.append({"score": float(c["score"]), "max_score": float(c["max"]),
                       "name": c["name"], "number": f"{stage}.{i}",
+                      "status": "passed" if c["passed"] else "failed",
                       "output": out, "tags": [c["kind"]]})
     score = sum(c["score"] for c in checks)
     total = sum(c["max"] for c in checks)
@@ -84,10 +88,10 @@ def results_json(checks, stage, seconds, quick, capped):
 
 def classroom_json(checks, stage, quick):
     return {"version": 1,
-            "status": "pass" if all(c["score"] == c["max"] for c in checks) else "fail",
+            "status": "pass" if all(c["passed"] and c["score"] == c["max"] for c in checks) else "fail",
             "max_score": sum(c["max"] for c in checks),
             "tests": [{"name": c["name"],
-                       "status": "pass" if c["score"] == c["max"] else "fail",
+                       "status": "pass" if c["passed"] and c["score"] == c["max"] else "fail",
                        "score": c["score"], "message": verdict(c),
                        "test_code": f"make grade STAGE={stage}" + (" QUICK=1" if quick else ""),
                        "filename": "", "line_no": 0,
@@ -100,13 +104,13 @@ def junit_xml(checks, stage, seconds, quick):
     suite = ET.SubElement(suites, "testsuite", {
         "name": title(stage, quick),
         "tests": str(len(checks)),
-        "failures": str(sum(1 for c in checks if c["score"] < c["max"])),
+        "failures": str(sum(1 for c in checks if not c["passed"])),
         "errors": "0", "skipped": "0", "time": str(seconds)})
     for c in checks:
         case = ET.SubElement(suite, "testcase", {
             "classname": f"assignment{stage}.{c['kind']}", "name": c["name"],
             "time": c["secs"] if c["secs"].isdigit() else "0"})
-        if c["score"] < c["max"]:
+        if not c["passed"]:
             fail = ET.SubElement(case, "failure", {"message": c["why"]})
             fail.text = f"{c['why']} (0/{c['max']} pts)"
             if c["evidence"]:

@@ -9,7 +9,7 @@
 # time limit: 120 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 7
+plan 8
 
 # Each check is a function, so that the last test can run it on a broken
 # manifest.
@@ -113,9 +113,24 @@ test_expect_success "course/checks.tsv and scripts/grade name the same checks, e
 	diff -u <(echo "$listed") <(echo "$used") &&
 	while IFS=$'"'"'\t'"'"' read -r id points first last step own name extra; do
 		[[ $points =~ ^[0-9]+$ && $first =~ ^[0-9]+$ && $last =~ ^(-|[0-9]+)$ && $step =~ ^[A-Z0-9]+$ ]] &&
-		[[ $own =~ ^(always|step|never)$ ]] && [ -n "$name" ] && [ -z "$extra" ] ||
-			{ echo "course/checks.tsv: a bad record for $id"; exit 1; }
+		[[ $own =~ ^(floor|always|step|never)$ ]] && [ -n "$name" ] && [ -z "$extra" ] &&
+		{ [ "$own" != never ] || [ "$points" = 0 ]; } ||
+			{ echo "course/checks.tsv: a bad record for $id (a check that is never a stage'"'"'s own is worth 0)"; exit 1; }
 	done < <(grep "^[a-z]" "$KIT_ROOT/course/checks.tsv")
+'
+
+# What a skeleton can score: it works as the stage before did, so it
+# passes the build, the boot, every required check and, with a comment
+# added, checkpatch; the stage's own checks are what it lacks.
+test_expect_success "at every stage the build, the boot and checkpatch are at most 40% of the points, the stage's own checks the rest" '
+	for n in $(seq 1 "$KIT_LAST_STAGE"); do
+		"$KIT/grade" "$n" --checks >"$SCRATCH/checks-$n" || exit 1
+		total=$(sed -n "s/^ *\([0-9]*\)  total$/\1/p" "$SCRATCH/checks-$n") &&
+		free=$(awk "/  (works  |stage     checkpatch)/ { s += \$1 } END { print s + 0 }" "$SCRATCH/checks-$n") &&
+		echo "# stage $n: a skeleton with a comment can score $free of $total" &&
+		{ [ $((100 * free)) -le $((40 * total)) ] ||
+			{ echo "stage $n: $free of $total points need no work"; cat "$SCRATCH/checks-$n"; exit 1; }; } || exit 1
+	done
 '
 
 # A test that cannot fail is a defect: each check above fails on a

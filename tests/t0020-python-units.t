@@ -62,23 +62,34 @@ test_expect_success "grade_report.py: junit.xml parses, counts the failure and g
 	PY
 '
 
-# As scripts/grade caps a broken kernel: the points of every check but the
-# build and the boot are set to 0, with the reason, before the report.
-test_expect_success "grade_report.py: a capped grade says so, and its tests still add up" '
+# As scripts/grade caps a broken kernel: a required check (no points)
+# failed, and the points of every check but the build and the boot are
+# set to 0, with the reason, before the report.
+test_expect_success "grade_report.py: a capped grade says so, a failed required check is a failure worth nothing, and the tests add up" '
 	printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n" \
-		builds 10 10 3 "" works "" boots 5 5 9 "" works "" \
-		"no kernel BUG or WARNING" 10 0 1 "the kernel says: BUG: sleeping function called from invalid context" works "" \
-		"spins under contention" 10 0 1 "OK, but not counted: the kernel does not work" stage "" >"$SCRATCH/capped" &&
+		builds 5 5 3 "" works "" boots 5 5 9 "" works "" \
+		"no kernel BUG or WARNING" 0 0 1 "the kernel says: BUG: sleeping function called from invalid context" required "" \
+		"no lost update (3 runs)" 0 0 2 "" required "" \
+		"spins under contention" 15 0 1 "OK, but not counted: the kernel does not work" stage "" >"$SCRATCH/capped" &&
 	mkdir -p "$SCRATCH/cap" &&
 	python3 "$KIT/grade_report.py" --checks "$SCRATCH/capped" --stage 3 --seconds 1 --out "$SCRATCH/cap" \
 		--capped "capped at the build'"'"'s and the boot'"'"'s points: no kernel BUG" &&
-	python3 - "$SCRATCH/cap/results.json" <<-"PY"
+	python3 - "$SCRATCH/cap" <<-"PY"
 	import json, sys
-	r = json.load(open(sys.argv[1]))
-	assert r["score"] == 15.0 == sum(t["score"] for t in r["tests"]), r
+	import xml.etree.ElementTree as ET
+	r = json.load(open(sys.argv[1] + "/results.json"))
+	t = r["tests"]
+	assert r["score"] == 10.0 == sum(x["score"] for x in t), r
+	assert sum(x["max_score"] for x in t) == 25.0, t
 	assert "capped at the build" in r["output"] and "GRADE_CAP=0" in r["output"], r["output"]
-	assert r["tests"][3]["output"].startswith("OK, but not counted"), r["tests"][3]
-	assert r["tests"][2]["output"].startswith("FAIL: the kernel says: BUG:"), r["tests"][2]
+	assert [x["status"] for x in t] == ["passed", "passed", "failed", "passed", "passed"], t
+	assert t[4]["output"].startswith("OK, but not counted"), t[4]
+	assert t[2]["output"].startswith("FAIL: the kernel says: BUG:") and "required" in t[2]["output"], t[2]
+	assert t[3]["output"].startswith("OK (required"), t[3]
+	suite = ET.parse(sys.argv[1] + "/junit.xml").getroot().find("testsuite")
+	assert suite.get("failures") == "1", suite.attrib
+	c = json.load(open(sys.argv[1] + "/classroom.json"))
+	assert c["status"] == "fail" and c["max_score"] == 25, c
 	PY
 '
 

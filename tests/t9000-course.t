@@ -41,21 +41,24 @@ plan $((KIT_LAST_STAGE + 5))
 export KIT_WORK
 course() { python3 "$KIT/course.py" --tree "$KIT_OWN_TREE" "$@"; }
 # skeleton_scored RESULTS: the skeleton passed every check of a working
-# kernel ("works") and failed every check of the stage's own ("stage");
-# a quick grade ran the basic ones, and no torture.
+# kernel (the build and the boot, "works", and the "required" ones),
+# failed every check of the stage's own ("stage"), and scored at most
+# 40%; a quick grade ran the basic ones, and no torture.
 skeleton_scored() {
 	python3 - "$1" <<-"PY"
 	import json, sys
 	r = json.load(open(sys.argv[1]))
 	bad = [t["name"] for t in r["tests"]
-	       if (t["score"] == t["max_score"]) != (t["tags"] == ["works"])]
+	       if (t["status"] == "passed") != (t["tags"] != ["stage"])]
 	assert not bad, "the skeleton scores wrongly on: " + ", ".join(bad)
+	total = sum(t["max_score"] for t in r["tests"])
+	assert r["score"] * 100 <= 40 * total, "the skeleton scores %s of %s" % (r["score"], total)
 	assert any(t["tags"] == ["stage"] for t in r["tests"]), "no check of the stage's own"
 	names = {t["name"] for t in r["tests"]}
 	assert {"builds", "boots", "no kernel BUG or WARNING"} <= names, "no basic checks"
 	quick = "quick" in r["output"]
 	assert quick != ("locktorture: SUCCESS, Fail: 0" in names), "torture in a quick grade, or none in a full one"
-	print("# skeleton: %s grade, %d checks" % ("quick" if quick else "full", len(names)))
+	print("# skeleton: %s grade, %d checks, %.0f of %.0f points" % ("quick" if quick else "full", len(names), r["score"], total))
 	PY
 }
 # comment_only N: stage N's skeleton changes only comments (and blank
@@ -233,7 +236,7 @@ test_expect_success "results.json has Gradescope's keys and JUnit XML its elemen
 	r = json.load(open(d + "/results.json"))
 	top = {"score", "execution_time", "output", "visibility", "stdout_visibility",
 	       "extra_data", "tests", "leaderboard"}
-	test = {"score", "max_score", "name", "number", "output", "tags", "visibility", "extra_data"}
+	test = {"score", "max_score", "name", "number", "output", "tags", "visibility", "extra_data", "status"}
 	assert set(r) <= top, set(r) - top
 	assert r["tests"], "no tests"
 	for t in r["tests"]:
@@ -245,7 +248,7 @@ test_expect_success "results.json has Gradescope's keys and JUnit XML its elemen
 	cases = suite.findall("testcase")
 	assert len(cases) == len(r["tests"]) == int(suite.get("tests"))
 	fails = sum(1 for c in cases if c.find("failure") is not None)
-	assert fails == int(suite.get("failures")) == sum(t["score"] < t["max_score"] for t in r["tests"])
+	assert fails == int(suite.get("failures")) == sum(t["status"] == "failed" for t in r["tests"])
 	print("# %d checks, %d failed, score %.0f" % (len(cases), fails, r["score"]))
 	PY
 '
