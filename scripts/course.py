@@ -15,10 +15,14 @@ for them.
 
 Usage: course.py --tree DIR skeleton N   (a patch against stage-(N-1), on stdout)
        course.py --tree DIR answer N     (the answer's lines)
-       course.py --tree DIR solution N [--bug NAME]
+       course.py --tree DIR solution N [--bug NAME | --mistake NAME]
                  (the kit's answer as a submission: a patch against the
-                 skeleton, with a bug of the bisection catalogue if asked;
-                 for testing the grader)
+                 skeleton, with a bug of the bisection catalogue or a
+                 mistake of scripts/mistakes.py if asked; for testing the
+                 grader)
+       course.py --tree DIR mistakes N [--first]
+                 (the mistakes made at stage N, or first made there:
+                 name, the check that must fail, kind; tab-separated)
        course.py --tree DIR base N       (what the skeleton is made from:
                  "prev", stage N-1's files with TODOs in comments, or
                  "this", stage N's with the answer cut out)
@@ -26,7 +30,8 @@ Usage: course.py --tree DIR skeleton N   (a patch against stage-(N-1), on stdout
                  those where the skeleton differs from stage N, where the
                  answer goes; a file the skeleton gives whole is not the
                  student's, nor is any other)
-       course.py --tree DIR verify
+       course.py --tree DIR verify      (the skeletons and the mistakes fit
+                 the stages)
 Run from scripts/assignment and scripts/student-kit.
 """
 import argparse
@@ -38,6 +43,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bisect_exercise import BUGS, HISTORY_LAST_STAGE, Builder, Edit  # noqa: E402
+from mistakes import MISTAKES  # noqa: E402
 
 HOME = "scripts/course.py"
 KIT_H = "include/linux/kit_mutex.h"
@@ -257,10 +263,23 @@ def skeleton_patch(b, n):
     return b.g("diff", f"stage-{n - 1}", tree, "--")
 
 
-def solution_patch(b, n, bug=None):
-    """Stage N, with BUG planted if given, as a patch against N's skeleton."""
+def solution_patch(b, n, bug=None, mistake=None):
+    """Stage N, with BUG planted or MISTAKE made if given, as a patch
+    against N's skeleton."""
     skel = skeleton_files(b, n)
     files = {p: b.show(f"stage-{n}", p) for p in skel}
+    if mistake:
+        found = [m for m in MISTAKES if m.name == mistake]
+        if not found:
+            sys.exit(f"error: no mistake '{mistake}' in scripts/mistakes.py")
+        if not found[0].fits(n):
+            sys.exit(f"error: the mistake '{mistake}' is made at stages "
+                     f"{found[0].first}-{found[0].last}, not stage {n}")
+        e = found[0].edit
+        if e.path not in files:
+            sys.exit(f"error: the mistake '{mistake}' edits {e.path}, which "
+                     f"assignment {n} does not let a student change")
+        files[e.path] = e.apply(files[e.path], mistake)
     if bug:
         found = [x for x in BUGS if x.name == bug]
         if not found:
@@ -299,15 +318,71 @@ def answer_lines(b, n):
     return sorted(line for line in theirs - ours - known if len(line) > 24)
 
 
+def check_stages():
+    """course/checks.tsv: each check's id, and its first and last stage."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = {}
+    with open(os.path.join(root, "course", "checks.tsv")) as f:
+        for line in f:
+            if line[:1].isalpha():
+                field = line.rstrip("\n").split("\t")
+                out[field[0]] = (int(field[2]), None if field[3] == "-" else int(field[3]))
+    return out
+
+
+MISTAKES_PER_STAGE = 3
+
+
+def verify_mistakes(b):
+    """Every mistake fits every stage it claims: its file is one the
+    assignment lets a student change, its edit matches once, and its
+    check applies there; names are unique; and every stage has at least
+    MISTAKES_PER_STAGE of them."""
+    checks = check_stages()
+    names = [m.name for m in MISTAKES]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        sys.exit(f"error: scripts/mistakes.py names {', '.join(sorted(dup))} twice")
+    allowed = {}
+    for n in sorted(SKELETONS):
+        skel = skeleton_files(b, n)
+        allowed[n] = {p for p in skel if skel[p] != b.show(f"stage-{n}", p)}
+    for m in MISTAKES:
+        if m.check not in checks:
+            sys.exit(f"error: mistake '{m.name}': no check '{m.check}' in course/checks.tsv")
+        first, last = checks[m.check]
+        for n in range(m.first, m.last + 1):
+            if n not in allowed:
+                sys.exit(f"error: mistake '{m.name}': stage {n} has no assignment")
+            if m.edit.path not in allowed[n]:
+                sys.exit(f"error: mistake '{m.name}': assignment {n} does not let a "
+                         f"student change {m.edit.path}")
+            if n < first or (last is not None and n > last):
+                sys.exit(f"error: mistake '{m.name}': check '{m.check}' does not "
+                         f"apply at stage {n}")
+            m.edit.apply(b.show(f"stage-{n}", m.edit.path), m.name)
+    short = [n for n in sorted(SKELETONS)
+             if sum(m.fits(n) for m in MISTAKES) < MISTAKES_PER_STAGE]
+    if short:
+        sys.exit(f"error: fewer than {MISTAKES_PER_STAGE} mistakes in scripts/mistakes.py "
+                 f"at stages {', '.join(map(str, short))}")
+    return (f"course: {len(MISTAKES)} mistakes fit their stages, at least "
+            f"{MISTAKES_PER_STAGE} a stage")
+
+
 def main():
     p = argparse.ArgumentParser(prog="course")
     p.add_argument("--tree", required=True)
     sub = p.add_subparsers(dest="cmd", required=True)
-    for name in ("skeleton", "answer", "solution", "base", "files"):
+    for name in ("skeleton", "answer", "solution", "base", "files", "mistakes"):
         s = sub.add_parser(name)
         s.add_argument("stage", type=int, choices=sorted(SKELETONS))
         if name == "solution":
             s.add_argument("--bug")
+            s.add_argument("--mistake")
+        if name == "mistakes":
+            s.add_argument("--first", action="store_true",
+                           help="only those first made at this stage")
     sub.add_parser("verify")
     args = p.parse_args()
     b = Builder(args.tree)
@@ -315,7 +390,12 @@ def main():
         if args.cmd == "skeleton":
             sys.stdout.write(skeleton_patch(b, args.stage))
         elif args.cmd == "solution":
-            sys.stdout.write(solution_patch(b, args.stage, args.bug))
+            sys.stdout.write(solution_patch(b, args.stage, args.bug, args.mistake))
+        elif args.cmd == "mistakes":
+            # NAME CHECK KIND: the catalogue's mistakes made at this stage
+            for m in MISTAKES:
+                if m.fits(args.stage) and (not args.first or m.first == args.stage):
+                    print(f"{m.name}\t{m.check}\t{m.kind}")
         elif args.cmd == "base":
             # prev: stage N-1's files with TODOs, a kernel that behaves
             # as stage N-1; this: stage N's with the answer cut out
@@ -331,6 +411,7 @@ def main():
                 skeleton_files(b, n)
             print(f"course: the skeletons of stages {min(SKELETONS)}-"
                   f"{max(SKELETONS)} fit the stages")
+            print(verify_mistakes(b))
     finally:
         if os.path.exists(b.index):
             os.unlink(b.index)

@@ -17,8 +17,7 @@ records_well_formed() (
 	steps=" $(sed -n "s/^step_cmd \([A-Z0-9]*\) .*/\1/p" "$KIT/grade" | tr "\n" " ") " &&
 	{ [ "$steps" != "  " ] || { echo "no step_cmd lines in scripts/grade: where are its guest steps?"; exit 1; }; } &&
 	n=0 &&
-	catalogue=" $("$KIT/bisect-exercise" list | awk "{ print \$1 }" | tr "\n" " ") " &&
-	while IFS=$'\t' read -r stage slug upstream release fails own bugs title extra; do
+	while IFS=$'\t' read -r stage slug upstream release fails own title extra; do
 		where="stage $stage ($slug)" &&
 		expect_eq "$n" "$stage" "the stage number of record $((n + 1))" &&
 		[[ $slug =~ ^[a-z0-9]+(-[a-z0-9]+)*$ ]] || { echo "$where: slug \"$slug\" is not lower-case words joined by -"; exit 1; }
@@ -29,10 +28,7 @@ records_well_formed() (
 		for s in ${own//,/ }; do
 			[ "$s" = - ] || [[ $steps == *" $s "* ]] || { echo "$where: own step $s is not one of scripts/grade's:$steps"; exit 1; }
 		done
-		for b in ${bugs//,/ }; do
-			[ "$b" = - ] || [[ $catalogue == *" $b "* ]] || { echo "$where: bug $b is not in the catalogue:$catalogue"; exit 1; }
-		done
-		[ -n "$title" ] && [ -z "$extra" ] || { echo "$where: not 8 fields"; exit 1; }
+		[ -n "$title" ] && [ -z "$extra" ] || { echo "$where: not 7 fields"; exit 1; }
 		n=$((n + 1))
 	done < <(grep "^[0-9]" "$KIT_MANIFEST") &&
 	expect_eq "$n" "$((KIT_LAST_STAGE + 1))" "records"
@@ -85,7 +81,7 @@ indexes_list_stages() (
 	fi
 )
 
-test_expect_success "every record has 8 fields: stage numbers 0, 1, ... in order, a slug, 12-digit upstream ids, a stage its lab fails on, known grade steps, bugs of the catalogue" '
+test_expect_success "every record has 7 fields: stage numbers 0, 1, ... in order, a slug, 12-digit upstream ids, a stage its lab fails on, known grade steps, a title" '
 	records_well_formed
 '
 
@@ -138,7 +134,7 @@ test_expect_success "at every stage the build, the boot and checkpatch are at mo
 test_expect_success "a record with no files, and a slug that drifted from its files, are caught" '
 	KIT_MANIFEST=$SCRATCH/manifest.tsv &&
 	cp "$KIT_STAGES_DIR/manifest.tsv" "$KIT_MANIFEST" &&
-	printf "%s\t%s\t-\t9.9\t0\t-\t-\ta stage with nothing\n" "$((KIT_LAST_STAGE + 1))" ghost >>"$KIT_MANIFEST" &&
+	printf "%s\t%s\t-\t9.9\t0\t-\ta stage with nothing\n" "$((KIT_LAST_STAGE + 1))" ghost >>"$KIT_MANIFEST" &&
 	! records_well_formed && KIT_LAST_STAGE=$((KIT_LAST_STAGE + 1)) && ! records_have_files &&
 	cp "$KIT_STAGES_DIR/manifest.tsv" "$KIT_MANIFEST" && KIT_LAST_STAGE=$((KIT_LAST_STAGE - 1)) &&
 	records_well_formed &&

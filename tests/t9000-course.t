@@ -4,28 +4,28 @@
 # sample of them, tests/lib/tap.sh; make test-full: all): the kit's own
 # answer scores full marks (it builds, boots, passes torture, loses no
 # update, spins where it is due and only there, and passes its lab); the
-# untouched skeleton keeps the points of a kernel that works and loses
-# every point of the stage's behaviour; and each bug of the bisection
-# catalogue, at the first stage it fits, loses a named check.  A skeleton
-# made of stage N-1's files with TODOs in comments (course.py base N:
-# prev) is a kernel that behaves as stage N-1, whose answer the stage
-# before graded in full: it is graded --quick, the stage's own checks
-# with the build, the boot and the BUG check, some 20 s less a stage.
-# One made of stage N's files with the answer cut out (this) is graded
-# in full.  A prev skeleton that only adds comments, for a stage with no
-# guest check of its own (its own checks are checkpatch and the lab), is
-# not graded at all, but the newest stage's: its kernel is stage N-1's,
-# whose answer the stage before graded in full (stage 0, which is no
-# assignment: t4000 boots it and tortures it), and t6000 shows lab N's
+# untouched skeleton passes every required check of a working kernel,
+# fails every check of the stage's own, and scores at most 40%; and the
+# catalogue of student mistakes (scripts/mistakes.py) fails the check
+# each names, at most 70% (make test: one mistake a sampled stage).  A
+# skeleton made of stage N-1's files with TODOs in comments (course.py
+# base N: prev) is a kernel that behaves as stage N-1, whose answer the
+# stage before graded in full: it is graded --quick, the stage's own
+# checks with the build, the boot and the BUG check, some 20 s less a
+# stage.  One made of stage N's files with the answer cut out (this) is
+# graded in full.  A prev skeleton that only adds comments, for a stage
+# with no guest check of its own (its own checks are checkpatch and the
+# lab), is not graded at all, but the newest stage's: its kernel is stage
+# N-1's, whose answer the stage before graded in full (stage 0, which is
+# no assignment: t4000 boots it and tortures it), and t6000 shows lab N's
 # check failing on stage N-1, its wrong stage; one such grade shows the
-# scoring.  (lost-wakeup, a hang in about half the
-# runs, and debug-list-del, seen by the debug build only, are out of the
-# grader's reach.)  Then the student kit holds no answer line, the
-# assignment's printed commands run as printed, every target of its make
-# help has its script, a submission outside its files or one that does
-# not apply scores 0 with the reason, and the result files have the keys
-# course tools read.  (The CI templates, run as their runners run them,
-# are t9100's, in make test-full.)
+# scoring.  Then course.py verify proves the skeletons and the mistakes
+# fit the stages, the student kit holds no answer line, the assignment's
+# printed commands run as printed, every target of its make help has its
+# script, a submission outside its files or one that does not apply
+# scores 0 with the reason, and the result files have the keys course
+# tools read.  (The CI templates, run as their runners run them, are
+# t9100's, in make test-full.)
 # Nothing here touches your tree: the answers are graded in the kit's
 # tree, submissions in the kit's grading tree, assignments in a scratch
 # learner's tree.
@@ -35,7 +35,7 @@
 need_tree
 # it checks commits out in the kit's own tree
 hold_build_lock
-plan $((KIT_LAST_STAGE + 5))
+plan $((2 * KIT_LAST_STAGE + 6))
 # The CI templates run make in a clone of the kit: it must find this
 # KIT_WORK, its trees and its compiler cache.
 export KIT_WORK
@@ -93,8 +93,6 @@ skeleton_ungraded() {
 	[ "$(stage_field "$1" lab_fails)" = $(($1 - 1)) ] &&
 	comment_only "$1"
 }
-# bugs_of N: the catalogue's bugs that stage N's record names.
-bugs_of() { stage_field "$1" bugs | tr , " "; }
 
 for n in $(seq 1 "$KIT_LAST_STAGE"); do
 	if ! sampled "$n"; then
@@ -122,15 +120,60 @@ for n in $(seq 1 "$KIT_LAST_STAGE"); do
 				>"$SCRATCH/skeleton-'"$n"'.out" 2>&1 &&
 			cat "$SCRATCH/skeleton-'"$n"'.out" &&
 			skeleton_scored "$SCRATCH/skeleton-'"$n"'/results.json"
-		fi &&
-		for bug in $(bugs_of '"$n"'); do
-			course solution '"$n"' --bug $bug >"$SCRATCH/$bug.patch" &&
-			! "$KIT/grade" '"$n"' --patch "$SCRATCH/$bug.patch" --fail-fast >"$SCRATCH/$bug.out" 2>&1 &&
-			caught=$(grep -m1 " FAIL: " "$SCRATCH/$bug.out") &&
-			echo "# $bug: $caught" || { echo "$bug was not caught:"; cat "$SCRATCH/$bug.out"; exit 1; }
-		done
+		fi
 	'
 done
+
+# The catalogue of student mistakes (scripts/mistakes.py): each, made in
+# the kit's answer at the first stage it fits, fails the check it names,
+# and scores at most 70%.  make test grades the first mistake of each
+# stage it samples; make test-full every mistake.
+# caught N NAME CHECK: mistake NAME graded as assignment N failed CHECK.
+caught() {
+	local out=$SCRATCH/mistake-$2 name
+	course solution "$1" --mistake "$2" >"$out.patch" &&
+	! "$KIT/grade" "$1" --patch "$out.patch" --results "$out" >"$out.out" 2>&1 || return 1
+	if [ "$3" = lab ]; then name="lab $1 (gdb)"; else name=$(table_field "$KIT_ROOT/course/checks.tsv" "$3" name); fi
+	python3 - "$out/results.json" "$name" "$2" <<-"PY"
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	named = [t for t in r["tests"] if t["name"].startswith(sys.argv[2])]
+	assert named, "no check %r in the results" % sys.argv[2]
+	total = sum(t["max_score"] for t in r["tests"])
+	failed = [t["name"] for t in r["tests"] if t["status"] == "failed"]
+	print("# %s: %.0f/%.0f, failed: %s" % (sys.argv[3], r["score"], total, "; ".join(failed)))
+	assert named[0]["status"] == "failed", "%r passed: %s" % (sys.argv[2], named[0]["output"][:300])
+	assert r["score"] * 100 <= 70 * total, "scores %.0f of %.0f" % (r["score"], total)
+	PY
+}
+for n in $(seq 1 "$KIT_LAST_STAGE"); do
+	list=$SCRATCH/mistakes-$n
+	if [ -n "$KIT_TEST_FULL" ]; then
+		course mistakes "$n" --first >"$list"
+	elif sampled "$n"; then
+		course mistakes "$n" | head -n 1 >"$list"
+	else
+		skip_test "stage $n: mistakes fail the checks they name" "$not_sampled"
+		continue
+	fi
+	if [ ! -s "$list" ]; then
+		skip_test "stage $n: mistakes fail the checks they name" "none is first made at stage $n"
+		continue
+	fi
+	test_timeout $(($(wc -l <"$list") * 150))
+	test_expect_success "stage $n: $(cut -f1,2 "$list" | sed "s/\t/ fails /" | paste -sd, | sed "s/,/, /g"), at most 70%" '
+		while IFS=$'"'"'\t'"'"' read -r m check _; do
+			caught '"$n"' "$m" "$check" ||
+				{ echo "mistake $m is not caught by $check:"; grep -E " FAIL: |^Score" "$SCRATCH/mistake-$m.out"; exit 1; }
+		done <"$SCRATCH/mistakes-'"$n"'"
+	'
+done
+
+test_expect_success "course.py verify: every skeleton fits its stage, every mistake of the catalogue its stages, at least 3 a stage" '
+	course verify >"$SCRATCH/verify.out" &&
+	cat "$SCRATCH/verify.out" &&
+	expect_grep "^course: [0-9]+ mistakes fit their stages, at least 3 a stage$" "$SCRATCH/verify.out"
+'
 
 test_expect_success "a student kit for assignment 3 holds no line of the answers to stages 3 on, no later stage's handout, and no key" '
 	"$KIT/student-kit" "$SCRATCH/students" 3 >"$SCRATCH/students.out" &&
@@ -158,6 +201,7 @@ test_expect_success "a student kit for assignment 3 holds no line of the answers
 	expect_eq 2 "$(cd "$SCRATCH/students" && bash -c ". scripts/lib.sh && echo \$KIT_LAST_STAGE")" \
 		"the newest stage of the student kit" &&
 	test ! -e "$SCRATCH/students/scripts/bisect_exercise.py" &&
+	test ! -e "$SCRATCH/students/scripts/mistakes.py" &&
 	test -f "$SCRATCH/students/course/skeletons/3-skeleton.patch"
 '
 
