@@ -239,18 +239,20 @@ MISTAKES = [
             why="The student drops cpu_relax() ('READ_ONCE rereads anyway'); labs 8 and 9's "
                 "kit-spin-watch finds no 'pause' in kit_mutex_spin_on_owner and gdb stops on the error."),
     # ---- stage 9: owner->on_cpu --------------------------------------------
-    Mistake("on-cpu-inverted", first=9, last=9, check="cpu",
+    Mistake("on-cpu-inverted", first=9, last=9, check="lab",
             kind="inverted test",
             edit=Edit(CORE_C, r"\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\)\) \{\n",
                       "\t\tif (READ_ONCE(owner->on_cpu) || need_resched()) {\n"),
-            why="Stops on running owners and spins on sleeping ones: CPU burned while the "
-                "owner sleeps, over 6.1's share."),
-    Mistake("on-cpu-of-current", first=9, last=9, check="offline",
+            why="Stops on running owners and spins on sleeping ones: lab 9's spinner stops "
+                "while the owner runs, and throughput and the queue check fall (graded: the "
+                "CPU share of a sleeping owner stayed within the margin)."),
+    Mistake("on-cpu-of-current", first=9, last=9, check="cpu",
             kind="test of the wrong task",
             edit=Edit(CORE_C, r"\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\)\) \{\n",
                       "\t\tif (!READ_ONCE(current->on_cpu) || need_resched()) {\n"),
-            why="Asks whether the spinner runs (always): the offline step's locker spins on the "
-                "sleeping owner until need_resched, CPU 0 busy most of the wait (cpu fails too)."),
+            why="Asks whether the spinner runs (always): a locker spins on a sleeping owner "
+                "until need_resched, burning CPU over 6.1's share (graded: the offline step's "
+                "locker still slept)."),
 
     # ---- stage 10: MCS queue of spinners --------------------------------------
     Mistake("mspin-leak-on-stop", first=10, last=10, check="alarm",
@@ -309,7 +311,7 @@ MISTAKES = [
                 "osq != 0 && ... = 0, and the head later loops for ever in kit_osq_unlock()."),
 
     # ---- stage 12: the owner word ------------------------------------------------
-    Mistake("waiters-flag-never-set", first=12, last=13, check="torture",
+    Mistake("waiters-flag-never-set", first=12, last=13, check="lost",
             kind="off-by-one in ordering (test after the add)",
             edit=Edit(KIT_C,
                       r"\tif \(list_first_entry\(&lock->wait_list, struct kit_mutex_waiter,\n"
@@ -317,7 +319,8 @@ MISTAKES = [
                       "\tif (list_empty(&lock->wait_list))\n\t\t__kit_mutex_set_flag"),
             why="'Is the list empty?' after list_add_tail() is never true, so the flag is never "
                 "set, unlock never wakes anyone and the first sleeping waiter sleeps for ever: "
-                "locktorture's rmmod hangs (lost too)."),
+                "test-kit-mutex hangs, and the kernel reports the hung task (graded: "
+                "locktorture's short run still passed)."),
     Mistake("unlock-clears-waiters-flag", first=12, last=12, check="lab",
             kind="wrong atomic",
             edit=Edit(KIT_C, r"owner = atomic_long_fetch_and_release\(KIT_MUTEX_FLAGS, &lock->owner\);\n",
