@@ -174,7 +174,7 @@ function Link(el)
   -- handouts/X.md -> X.html beside it; ../P (a kit file, from handouts/)
   -- -> the file in the kit's checkout, whose path the built handouts
   -- (in KIT_WORK/handouts) cannot reach relatively
-  el.target = el.target:gsub("^([%w%-]+)%.md(#?.*)$", "%1.html%2")
+  el.target = el.target:gsub("^([%w%-%.]+)%.md(#?.*)$", "%1.html%2")
   el.target = el.target:gsub("^%.%./", root .. "/")
   return el
 end
