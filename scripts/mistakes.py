@@ -12,10 +12,10 @@ An edit is a regex substitution on the stage's own version of a file
 the assignment lets the student change (course.py files N), matching
 exactly once at every stage from FIRST to LAST (course.py verify proves
 it).  The grade boots a kernel without the debug variant, so no mistake
-sits in debug-only code; and with two vCPUs no two spinners queue at
-once, so mistakes in the spinners' queue are the labs' to catch (labs 10
-and 11 boot four).  Student kits leave this file out: it holds answer
-lines.
+sits in debug-only code.  Its first guest has two vCPUs, where no two
+spinners queue at once; from stage 10 a second guest, on four, measures
+the spinners' queue (checks crowd and once), and labs 10 and 11 boot
+four too.  Student kits leave this file out: it holds answer lines.
 
 Mistakes graded and not caught are left out, and named here, for the
 next check to catch: at stage 3, spinning on past queued waiters (the
@@ -95,6 +95,15 @@ MISTAKES = [
                       r"\1"),
             why="No set_owner after kit_mutex_lock_interruptible(), which the debugfs 'hold' "
                 "command (kit-hold) uses: kit-check owner reads owner 0 while kit1 is held."),
+    Mistake("owner-lock-forgotten", first=2, last=3, check="owner",
+            kind="bookkeeping forgotten on one path",
+            edit=Edit(KIT_C,
+                      r"(\t__kit_mutex_fastpath_lock\(&lock->count, __kit_mutex_lock_slowpath\);\n)"
+                      r"\tkit_mutex_set_owner\(lock\);\n",
+                      r"\1"),
+            why="No set_owner after kit_mutex_lock()'s fast path; its slow path records "
+                "it, so only an uncontended lock() leaves owner 0: kit-check owner's "
+                "PLAIN_OWNER (the debugfs 'op' command) is 0 while kit1 is held."),
     Mistake("owner-interruptible-inverted", first=2, last=3, check="owner",
             kind="inverted test",
             edit=Edit(KIT_C,
@@ -279,13 +288,14 @@ MISTAKES = [
             why="A queued spinner never links itself to prev: in lab 10 (4 vCPUs) the head's "
                 "unlock waits for ever for a next that never links, the round never ends and "
                 "'spin_mlock == 0' prints 0 (the 2-vCPU grade seldom has 2 spinners queued)."),
-    Mistake("watch-before-queue", first=10, last=10, check="lab",
+    Mistake("watch-before-queue", first=10, last=10, check="crowd",
             kind="bookkeeping on the wrong side of the queue",
             edit=Edit(KIT_C,
                       r"\t\tkit_mspin_lock\(&lock->spin_mlock, &node\);\n\t\tkit_mutex_watch\(\);\n",
                       "\t\tkit_mutex_watch();\n\t\tkit_mspin_lock(&lock->spin_mlock, &node);\n"),
-            why="The watcher gauge counts queued spinners too: lab 10 prints "
-                "kit_mutex_watchers = 2 where it expects 1."),
+            why="The watcher gauge counts queued spinners too: on four vCPUs the crowd "
+                "check sees spinners begin to watch beside another (2,024 times, graded), "
+                "and lab 10 prints kit_mutex_watchers = 2 where it expects 1."),
 
     # ---- stage 11: cancellable OSQ ---------------------------------------------
     Mistake("osq-kept-after-loop", first=11, last=13, check="spin",

@@ -14,7 +14,7 @@ plan 8
 # Each check is a function, so that the last test can run it on a broken
 # manifest.
 records_well_formed() (
-	steps=" $(sed -n "s/^step_cmd \([A-Z0-9]*\) .*/\1/p" "$KIT/grade" | tr "\n" " ") " &&
+	steps=" $(sed -n "s/^step4\{0,1\}_cmd \([A-Z0-9]*\) .*/\1/p" "$KIT/grade" | tr "\n" " ") " &&
 	{ [ "$steps" != "  " ] || { echo "no step_cmd lines in scripts/grade: where are its guest steps?"; exit 1; }; } &&
 	n=0 &&
 	while IFS=$'\t' read -r stage slug upstream release fails own title extra; do
