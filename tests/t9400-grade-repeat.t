@@ -30,7 +30,7 @@ for n in $(seq 1 "$KIT_LAST_STAGE"); do
 			"$KIT/grade" '"$n"' --tree "$KIT_OWN_TREE" --results "$out" >"$out.out" 2>&1
 			rc=$?
 			# the figures behind the timing checks, run by run
-			figures=$(grep -E "^(PERF_PCT|CPU_K|CPU_M|QUEUE_K_OPS|QUEUE_M_OPS|PREEMPT_NONE|PREEMPT_ALL|OFFLINE_BUSY|OFFLINE_WAITED)=" \
+			figures=$(grep -E "^(PERF_PCT|CPU_K|CPU_M|QUEUE_K_OPS|QUEUE_M_OPS|PREEMPT_NONE|PREEMPT_ALL|OFFLINE_BUSY|OFFLINE_WAITED|HANDOFF_SHARE|HANDOFF_WORST_US|FOUR_CROWD_CROWD|FOUR_ONCE_WATCH|FOUR_ONCE_SLOWPATH)=" \
 				"$out/guest-results.txt" 2>/dev/null | tr "\n" " ")
 			echo "# run $i: $(sed -n "s/^Score: //p" "$out.out") ${figures:+($figures)}"
 			[ "$rc" -eq 0 ] || { grep " FAIL: " "$out.out"; exit 1; }
