@@ -104,6 +104,15 @@ MISTAKES = [
             why="No set_owner after kit_mutex_lock()'s fast path; its slow path records "
                 "it, so only an uncontended lock() leaves owner 0: kit-check owner's "
                 "PLAIN_OWNER (the debugfs 'op' command) is 0 while kit1 is held."),
+    Mistake("owner-killable-forgotten", first=2, last=3, check="owner",
+            kind="bookkeeping forgotten on one path",
+            edit=Edit(KIT_C,
+                      r"(\(&lock->count, __kit_mutex_lock_killable_slowpath\);\n)"
+                      r"\tif \(!ret\)\n\t\tkit_mutex_set_owner\(lock\);\n",
+                      r"\1"),
+            why="No set_owner after kit_mutex_lock_killable()'s fast path, the path no "
+                "guest workload but kit-check owner takes: KILL_OWNER is 0 while kit1 "
+                "is held uncontended ('hold ... killable')."),
     Mistake("owner-interruptible-inverted", first=2, last=3, check="owner",
             kind="inverted test",
             edit=Edit(KIT_C,
