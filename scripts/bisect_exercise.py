@@ -214,7 +214,7 @@ DEBUGFS = "kernel/locking/kit_mutex_debugfs.c"
 HARMLESS = [(s, comment_before(p, a, c)) for s, p, a, c in [
     ("kit_mutex: explain the hold command's two ways of holding", DEBUGFS,
      "static void kit_ctl_hold(",
-     "/*\n * busy keeps the CPU, so that contenders see a running owner; sleep\n"
+     "/*\n * busy keeps the CPU, so that lockers see a running owner; sleep\n"
      " * gives it away, so that they see a sleeping one.\n */"),
     ("kit_mutex: say what the try command's helper returns", DEBUGFS,
      "static int kit_ctl_trylock(",

@@ -364,7 +364,7 @@ MISTAKES = [
                 "second task into the word and takes it: two holders, lost updates "
                 "(or an Oops or hang: every later check fails)."),
 
-    # ---- stage 13: hand-off ----------------------------------------------------------
+    # ---- stage 13: handoff ----------------------------------------------------------
     Mistake("handoff-bit-off-by-one", first=13, last=13, check="torture",
             kind="off-by-one in flag bits",
             edit=Edit(KIT_H, r"#define KIT_MUTEX_FLAG_HANDOFF\t0x02UL\n",
@@ -376,9 +376,9 @@ MISTAKES = [
             kind="bit mask off by one flag",
             edit=Edit(KIT_C, r"\(owner & KIT_MUTEX_FLAG_WAITERS\) \| \(long\)task\)\)",
                       "(owner & KIT_MUTEX_FLAGS) | (long)task))"),
-            why="The hand-over keeps the hand-off bit: lab 13 shows the new owner with "
+            why="The handoff keeps the HANDOFF bit: lab 13 shows the new owner with "
                 "'waiters flag, handoff flag' and flags 0x3 where it expects 0x1."),
-    Mistake("unlock-frees-then-hands-over", first=13, last=13, check="lab",
+    Mistake("unlock-frees-then-hands-off", first=13, last=13, check="lab",
             kind="loop exit missing",
             edit=Edit(KIT_C,
                       r"\t\tif \(owner & KIT_MUTEX_FLAG_HANDOFF\)\n\t\t\tbreak;\n"

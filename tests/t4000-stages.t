@@ -125,9 +125,9 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, 
 # and the guest commands of assignments 12 and 13, as printed there: from
 # stage 12 on, a lock file shows the word's waiters flag while a task
 # waits; from stage 13 on, tasks that take turns at a lock asleep get it
-# handed over (on one vCPU too: the unlocker asks again before the woken
+# handed off (on one vCPU too: the unlocker asks again before the woken
 # waiter runs)
-test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter sets the waiters flag; locks are handed over" '
+test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter sets the waiters flag; locks are handed off" '
 	cmd12=$(grep "^kit-hold kit0 3000 sleep &" "$KIT_ROOT/course/ASSIGNMENT-12.md") &&
 	cmd13=$(grep "^test-kit-mutex K 3 3 " "$KIT_ROOT/course/ASSIGNMENT-13.md") &&
 	guest "newest-1" --stage '"$newest"' --smp 1 --cmd "
@@ -144,7 +144,7 @@ test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter
 	sed "s/^/# /" "$SCRATCH/handoff.out" &&
 	grep -q "^per task: [1-9][0-9]* to [0-9]* ops; longest operation: [0-9]* us$" "$SCRATCH/handoff.out" &&
 	handoffs=$(sed -n "/^per task/{n;p;}" "$SCRATCH/handoff.out") &&
-	{ [ "${handoffs:-0}" -gt 0 ] || { echo "Expected hand-overs > 0 after the per-task line, got ${handoffs:-none}"; exit 1; }; } &&
+	{ [ "${handoffs:-0}" -gt 0 ] || { echo "Expected handoffs > 0 after the per-task line, got ${handoffs:-none}"; exit 1; }; } &&
 	expect_eq 0 "$(result newest-1 SPIN)" "spin acquisitions on 1 vCPU"
 '
 
@@ -193,7 +193,7 @@ for s in $(seq 0 "$KIT_LAST_STAGE"); do debug_source "$s"; done
 # same_debug_source S T: both computed, and equal.
 same_debug_source() { cmp -s "$SCRATCH/debug-source-$1" "$SCRATCH/debug-source-$2"; }
 
-test_expect_success "debug_source sees what stage 3 changed in the debug kernel, not stage 6's spinning, and no call of the spin helper" '
+test_expect_success "debug_source sees what stage 3 changed in the debug kernel, not stage 6's spinning, and no call of the helper" '
 	built '"$newest"' --debug &&
 	config=$(cat "$("$KIT/build" --stage '"$newest"' --debug --print-dir)/build-dir")/.config &&
 	for sym in "${debug_symbols[@]}"; do
@@ -205,7 +205,7 @@ test_expect_success "debug_source sees what stage 3 changed in the debug kernel,
 		src=$SCRATCH/debug-source-$s &&
 		{ [ -f "$src" ] || { echo "stage-$s: its debug source could not be computed"; exit 1; }; } &&
 		calls=$(grep "kit_mutex_spin_on_owner" "$src" | grep -v "^extern int kit_mutex_spin_on_owner(" || true) &&
-		{ [ -z "$calls" ] || { echo "stage-$s: the debug kernel calls the spin helper: $calls"; exit 1; }; } || exit 1
+		{ [ -z "$calls" ] || { echo "stage-$s: the debug kernel calls the helper: $calls"; exit 1; }; } || exit 1
 	done
 '
 

@@ -2,12 +2,12 @@
 # shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
 # The handouts build with no warning, every PDF has pages and its headings,
 # and every link between them resolves (t7100: every name they use
-# exists).
+# exists); no file of the kit uses a word the overview's glossary retires.
 # tier: check
 # time limit: 600 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 4
+plan 6
 build=$KIT_HANDOUTS_OUT
 
 # pdf_text PDF: its text on one line (headings may wrap), with pandoc's
@@ -15,6 +15,30 @@ build=$KIT_HANDOUTS_OUT
 pdf_text() {
 	pdftotext "$1" - | tr -s ' \n' '  ' |
 		sed -e "s/\xe2\x80\x99/'/g" -e 's/\xe2\x80[\x9c\x9d]/"/g'
+}
+
+# The overview's glossary ("# Words"): one row a word, its last column the
+# words retired in its favour, comma-separated.
+overview=$KIT_ROOT/handouts/00-overview.md
+glossary() { sed -n '/^# Words$/,/^# Using it$/p' "$overview"; }
+retired_words() {
+	glossary | awk -F'|' 'NF >= 5 && $2 !~ /^ *(word|-+) *$/ { print $4 }' |
+		tr ',' '\n' | sed -e 's/^ *//' -e 's/ *$//' | grep .
+}
+
+# retired_in FILE...: "FILE: WORD" for each retired word a file uses, as a
+# whole word, case aside, wherever a line break falls in it; the glossary
+# itself is left out.
+retired_in() {
+	retired_words | perl -e '
+		my @words = map { chomp; $_ } <STDIN>;
+		my @res = map { my $w = join("\\s+", map { quotemeta } split / /, $_); qr/\b$w\b/i } @words;
+		for my $f (@ARGV) {
+			open(my $fh, "<", $f) or die "$f: $!";
+			local $/; my $text = <$fh>;
+			$text =~ s/^# Words\n.*?(?=^# Using it$)//ms if $f =~ m{handouts/00-overview\.md$};
+			for my $i (0 .. $#words) { print "$f: $words[$i]\n" if $text =~ $res[$i]; }
+		}' "$@"
 }
 
 test_expect_success "the handouts build to HTML and PDF with no warning" '
@@ -58,6 +82,25 @@ test_expect_success "every relative link in the HTML handouts resolves" '
 			[ -e "$target" ] || { echo "$html links to $target, which does not exist"; exit 1; }
 		done
 	done
+'
+
+test_expect_success "the overview's glossary retires words, and names a word for each" '
+	words=$(retired_words) &&
+	[ "$(wc -l <<<"$words")" -ge 5 ] || { echo "the glossary retires too few words: $words"; exit 1; }
+	grep -qx "contender" <<<"$words" && grep -qx "hand-over" <<<"$words" ||
+		{ echo "the glossary does not retire contender and hand-over: $words"; exit 1; }
+'
+
+test_expect_success "no handout, lab, assignment, stage commit, script or test uses a retired word" '
+	cd "$KIT_ROOT" &&
+	# this file plants retired words to prove the search finds them
+	files=$(git ls-files | grep -vE "\.(png|pdf)$" | grep -vx "tests/t7000-handouts.t") &&
+	found=$(retired_in $files) &&
+	{ [ -z "$found" ] || { echo "retired words in use (handouts/00-overview.md, # Words, gives the word to use):"; echo "$found"; exit 1; }; } &&
+	printf "%s\n" "a hand-over" >"$SCRATCH/planted.md" &&
+	printf "%s\n" "the two contenders" "hands" "over" >"$SCRATCH/planted2.md" &&
+	[ "$(retired_in "$SCRATCH/planted.md" "$SCRATCH/planted2.md" | wc -l)" = 3 ] ||
+		{ echo "retired_in misses a planted word:"; retired_in "$SCRATCH/planted.md" "$SCRATCH/planted2.md"; exit 1; }
 '
 
 test_done

@@ -6,7 +6,7 @@ kit-mutex kit_ctl_locks[0].kit
 delete
 hbreak __kit_mutex_lock_slowpath
 kit-run-for 10
-echo == contender entered the slow path\n
+echo == locker entered the slow path\n
 kit-mutex kit_ctl_locks[0].kit
 delete
 hbreak kit_mutex_unlock

@@ -1,6 +1,6 @@
-# Lab 3, checked: the contender spins on a running owner, and is not
-# queued on the wait list.  Then race 2 is driven: a late contender
-# queues while the contender spins, the owner releases, and the spinner
+# Lab 3, checked: the locker spins on a running owner, and is not
+# queued on the wait list.  Then race 2 is driven: a late locker
+# queues while the locker spins, the owner releases, and the spinner
 # meets the queue.  Last, step 4: the naive helper spins on a sleeping
 # owner until its CPU is asked to reschedule.
 hbreak kit_ctl_hold
@@ -8,22 +8,22 @@ kit-run-for 20
 delete
 hbreak kit_mutex_spin_on_owner_naive
 kit-run-for 5
-echo == the contender in the spin helper\n
+echo == the locker in the helper\n
 kit-spinners
 kit-mutex kit_ctl_locks[0].kit
 kit-owner-running kit_ctl_locks[0].kit
 delete
-# Race 2: vCPU 3 (thread 4) alone, the late contender's: it spins until
+# Race 2: vCPU 3 (thread 4) alone, the late locker's: it spins until
 # the tick asks it to let the busy loop run, then queues.
 set scheduler-locking on
 thread 4
 watch -l kit_ctl_locks[0].kit.wait_list.next
 kit-run-for 10
-echo == race 2: the late contender queues\n
+echo == race 2: the late locker queues\n
 bt 1
 delete
 kit-run-for 1
-echo == race 2: it sleeps on the wait list; the contender spins on\n
+echo == race 2: it sleeps on the wait list; the locker spins on\n
 kit-mutex kit_ctl_locks[0].kit
 kit-spinners
 # The holder's vCPU alone (thread 2): the hold ends, kit0 is released.
@@ -58,7 +58,7 @@ delete
 hbreak kit_mutex_spin_on_owner_naive
 kit-run-for 5
 delete
-echo == step 4: the owner sleeps, the contender spins\n
+echo == step 4: the owner sleeps, the locker spins\n
 kit-owner-running kit_ctl_locks[0].kit
 kit-spinners
 set $spinner = $lx_per_cpu("current_task", 2)

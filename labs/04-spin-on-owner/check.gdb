@@ -1,14 +1,14 @@
-# Lab 4, checked: while the owner runs (round 1), the contender spins in
-# the scheduler's helper; when the owner sleeps with the lock held (round
+# Lab 4, checked: while the owner runs (round 1), the locker spins in
+# the helper, in the scheduler; when the owner sleeps with the lock held (round
 # 2), the helper sees that it is not rq->curr and returns 0, and the
-# contender sleeps on the wait list.
+# locker sleeps on the wait list.
 hbreak kit_ctl_hold
 kit-run-for 20
 delete
 hbreak kit_mutex_spin_on_owner
 kit-run-for 5
 delete
-echo == the contender spins on the running owner\n
+echo == the locker spins on the running owner\n
 kit-spinners
 kit-owner-running kit_ctl_locks[0].kit
 hbreak kit_ctl_hold
@@ -16,7 +16,7 @@ kit-run-for 20
 delete
 hbreak kit_mutex_spin_on_owner
 kit-run-for 5
-echo == the contender asks the scheduler about the sleeping owner\n
+echo == the locker asks the scheduler about the sleeping owner\n
 kit-owner-running kit_ctl_locks[0].kit
 delete
 finish
@@ -25,7 +25,7 @@ echo == a second later\n
 kit-mutex kit_ctl_locks[0].kit
 kit-spinners
 # Race 3, the stale owner: round 3's holder keeps kit0 busy on its CPU.
-# Stop the contender as it is about to spin on the owner it read.
+# Stop the locker as it is about to spin on the owner it read.
 hbreak kit_mutex_spin_on_owner
 kit-run-for 20
 delete

@@ -1,7 +1,7 @@
-# Lab 5, checked: clear OWNER_SPIN from gdb, in memory, and a contender
+# Lab 5, checked: clear OWNER_SPIN from gdb, in memory, and a locker
 # asks kit_mutex_spin_on_owner() while the owner runs, never turns in its
 # loop (no 'pause' reached), and sleeps; set it again, and the next
-# contender of a busy round spins.  The wait list a second later would
+# locker of a busy round spins.  The wait list a second later would
 # not tell: a spinner that ignores the bit gives up by itself within
 # about 100 ms (RCU sets need_resched(), lab 3 step 4) and queues too.
 # The kernel must be running (paging on) before its memory can be

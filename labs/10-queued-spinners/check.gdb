@@ -19,7 +19,7 @@ kit-spinners
 print kit_mutex_watchers.counter
 set scheduler-locking off
 # Let all run to the next round's hold: both lockers have had kit0 and
-# left the queue, which is empty again (a head that never handed over
+# left the queue, which is empty again (a head that never passed its turn on
 # would keep its successor spinning, and the round from ending).
 hbreak kit_ctl_hold
 kit-run-for 20

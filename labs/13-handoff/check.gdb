@@ -1,5 +1,5 @@
 # Lab 13, checked: three tasks take turns at kit0, asleep under it.  Stop
-# the first unlock of kit0 that finds the hand-off flag set, and step the
+# the first unlock of kit0 that finds the handoff flag set, and step the
 # unlocker's vCPU alone through it: the word goes from the unlocker to
 # the first waiter in one instruction, and never reads free; the waiter
 # has the lock before it has run.  Up to stage 12 nobody sets the flag:
@@ -13,7 +13,7 @@ hbreak *kit_mutex_unlock if $rdi == &kit_ctl_locks[0].kit && (($kit_flags($rdi) 
 kit-run-for 30
 delete
 set scheduler-locking on
-echo == an unlock of kit0 with the hand-off flag set\n
+echo == an unlock of kit0 with the handoff flag set\n
 kit-mutex kit_ctl_locks[0].kit
 set $first = ((struct kit_mutex_waiter *) kit_ctl_locks[0].kit.wait_list.next)->task
 kit-step-lock kit_ctl_locks[0].kit

@@ -5,7 +5,7 @@
 # the other two queue on the wait list.  An unlock wakes the first
 # waiter, but the task that unlocked asks again while that waiter is
 # still being woken, and takes the free lock first.  On stage 13 the
-# waiter, woken at the head of the list, asks for a hand-over, and the
+# waiter, woken at the head of the list, asks for a handoff, and the
 # next unlock gives it the lock.
 # This shell stays on CPU 0 and prints each round's figures: per task,
 # the fewest and the most operations, and the longest single operation.
@@ -18,5 +18,5 @@ for round in 1 2 3 4 5; do
 	echo "round $round: three tasks take kit0 for 1 ms each, asleep, for 5 s"
 	test-kit-mutex K 3 5 -l 1 -s 1000 -L kit0 |
 		sed -n "s/^per task/round $round: per task/p"
-	echo "round $round: locks handed over: $(kit-stat handoff 2>/dev/null || echo "none before stage 13")"
+	echo "round $round: locks handed off: $(kit-stat handoff 2>/dev/null || echo "none before stage 13")"
 done

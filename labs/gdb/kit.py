@@ -190,7 +190,7 @@ when locked, negative when locked with possible waiters; owner exists
 from stage 1 on, and is written from stage 2 on.  From stage 12 on the
 owner is the lock word: the owner task, 0 when free, and flags in the
 low bits: 0x1 tasks may wait, 0x2 (from stage 13 on) the first waiter
-asks for the lock to be handed over."""
+asks for the lock to be handed off."""
 
     def __init__(self):
         super(KitMutex, self).__init__("kit-mutex", gdb.COMMAND_DATA)
@@ -827,7 +827,7 @@ For breakpoint conditions, at any stage."""
 class _KitFlags(gdb.Function):
     """$kit_flags(LOCK): the flags in the lock word of the kit mutex LOCK
 (a pointer or an address): 0x1 tasks may wait, 0x2 the first waiter asks
-for a hand-over (stage 13 on); 0 before stage 12, which has no word.
+for a handoff (stage 13 on); 0 before stage 12, which has no word.
 For breakpoint conditions."""
 
     def __init__(self):

@@ -8,7 +8,7 @@ for round in 1 2 3 4 5 6; do
 	echo "round $round: holder takes kit0 ($how)"
 	kit-hold kit0 3000 "$how" &
 	sleep 0.3
-	echo "round $round: contender asks for kit0"
+	echo "round $round: locker asks for kit0"
 	echo "op 1" >/sys/kernel/debug/kit_mutex/kit0
 	wait
 done
