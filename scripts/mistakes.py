@@ -384,7 +384,7 @@ MISTAKES = [
                       r"\t\tif \(owner & KIT_MUTEX_FLAG_HANDOFF\)\n\t\t\tbreak;\n"
                       r"\t\tif \(atomic_long_try_cmpxchg_release",
                       "\t\tif (atomic_long_try_cmpxchg_release"),
-            why="Unlock frees the lock and then hands it over, overwriting whoever took it: "
+            why="Unlock frees the lock and then hands it off, overwriting whoever took it: "
                 "lab 13 counts 2 state changes where it expects 1 (and lost updates follow)."),
     # ---- stage 14: preempted vCPU -------------------------------------------------------
     Mistake("preempted-wrong-task", first=14, last=14, check="lab",
