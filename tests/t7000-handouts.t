@@ -7,7 +7,7 @@
 # time limit: 600 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 6
+plan 8
 build=$KIT_HANDOUTS_OUT
 
 # pdf_text PDF: its text on one line (headings may wrap), with pandoc's
@@ -81,6 +81,49 @@ test_expect_success "every relative link in the HTML handouts resolves" '
 		for target in $targets; do
 			[ -e "$target" ] || { echo "$html links to $target, which does not exist"; exit 1; }
 		done
+	done
+'
+
+test_expect_success "every stage handout shows a figure; every figure is drawn, from a description in handouts/figures, with a caption of a sentence" '
+	cd "$build" &&
+	for html in *.html; do
+		for img in $(grep -o "<img src=\"[^\"]*" "$html" | sed "s/^<img src=\"//" | grep -v "^https\?:" || true); do
+			[ -s "$img" ] || { echo "$html shows $img, which was not drawn"; exit 1; }
+		done
+	done &&
+	for fig in "$KIT_ROOT"/handouts/figures/*.dot "$KIT_ROOT"/handouts/figures/*.msc; do
+		svg=$(basename "${fig%.*}").svg &&
+		grep -q "]($svg)" "$KIT_ROOT"/handouts/*.md || { echo "no handout shows $svg, drawn from $fig"; exit 1; }
+	done &&
+	for md in "$KIT_ROOT"/handouts/stage-*.md; do
+		grep -q "^!\[[^]]*\]([^)]*\.svg)$" "$md" || { echo "$(basename "$md") shows no figure of its stage"; exit 1; }
+	done &&
+	grep -ho "!\[[^]]*\]([^)]*)" "$KIT_ROOT"/handouts/*.md >"$SCRATCH/figures" &&
+	[ -s "$SCRATCH/figures" ] &&
+	while read -r fig; do
+		caption=${fig#"!["}; caption=${caption%%"]("*}
+		[ "$(wc -w <<<"$caption")" -ge 8 ] || { echo "a caption too short to say what to look at: $fig"; exit 1; }
+	done <"$SCRATCH/figures"
+'
+
+# headings MD: a handout's top-level headings, one a line (code blocks,
+# whose lines may start with "# ", left out).
+headings() { awk '/^```/ { code = !code } !code && /^# / { sub(/^# /, ""); print }' "$1"; }
+
+test_expect_success "every stage handout puts the model before the diff: objectives, the problem, the idea in code, a figure, then the code; lab and questions last" '
+	for md in "$KIT_ROOT"/handouts/stage-*.md; do
+		n=$(basename "$md")
+		h=$(headings "$md" | paste -sd "|")
+		case "$h" in
+		"Objectives|The problem|The idea|"*"|Lab|Questions") ;;
+		*) echo "$n: headings out of shape: $h"; exit 1 ;;
+		esac
+		idea=$(sed -n "/^# The idea$/,/^# /p" "$md")
+		grep -q "^\`\`\`" <<<"$idea" || { echo "$n: the idea has no code block"; exit 1; }
+		fig=$(grep -n "^!\[" "$md" | head -1 | cut -d: -f1)
+		inc=$(grep -n "^\`\`\`{.include" "$md" | head -1 | cut -d: -f1)
+		[ -n "$fig" ] && [ -n "$inc" ] && [ "$fig" -lt "$inc" ] ||
+			{ echo "$n: its first figure (line ${fig:-none}) does not come before the diff (line ${inc:-none})"; exit 1; }
 	done
 '
 
