@@ -30,6 +30,7 @@
 # tree, submissions in the kit's grading tree, assignments in a scratch
 # learner's tree.
 # time limit: 7200 s
+# time limit, full: 12600 s
 . "$(dirname "$0")/lib/tap.sh"
 
 need_tree
