@@ -112,7 +112,7 @@ test_expect_success "every stage handout shows a figure; every figure is drawn, 
 # whose lines may start with "# ", left out).
 headings() { awk '/^```/ { code = !code } !code && /^# / { sub(/^# /, ""); print }' "$1"; }
 
-test_expect_success "every stage handout puts the model before the diff: objectives, the problem, the idea in code, a figure, then the code; what it leaves open; lab and questions last" '
+test_expect_success "every stage handout puts the model before the diff: objectives, the problem, the idea in code, a figure, then the code; what it leaves open; one table at most; lab and questions last" '
 	for md in "$KIT_ROOT"/handouts/stage-*.md; do
 		n=$(basename "$md")
 		h=$(headings "$md" | paste -sd "|")
@@ -122,6 +122,8 @@ test_expect_success "every stage handout puts the model before the diff: objecti
 		esac
 		idea=$(sed -n "/^# The idea$/,/^# /p" "$md")
 		grep -q "^\`\`\`" <<<"$idea" || { echo "$n: the idea has no code block"; exit 1; }
+		tables=$(grep -c "^|---" "$md")
+		[ "$tables" -le 1 ] || { echo "$n: $tables tables; one is the stage'"'"'s, the rest belong in the benchmark handout"; exit 1; }
 		fig=$(grep -n "^!\[" "$md" | head -1 | cut -d: -f1)
 		inc=$(grep -n "^\`\`\`{.include" "$md" | head -1 | cut -d: -f1)
 		[ -n "$fig" ] && [ -n "$inc" ] && [ "$fig" -lt "$inc" ] ||
