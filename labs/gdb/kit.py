@@ -16,6 +16,12 @@
 #   kit-step-lock EXPR      step the selected vCPU through the kit function
 #                           it is in, printing each change of the lock
 #                           (how many: $kit_step_changes)
+#   kit-run-until EXPR free|taken SECONDS
+#                           run (one vCPU, under scheduler-locking) until the
+#                           lock is free, or taken: where ($kit_change_pc)
+#   kit-run-alone-to ADDR SECONDS
+#                           run (one vCPU, under scheduler-locking) until it
+#                           is about to run the instruction at ADDR
 #   kit-vcpu-preempted CPU...|none
 #                           play the hypervisor: tell the guest which vCPUs
 #                           are preempted (stage 14 on)
@@ -805,6 +811,156 @@ the number of changes of state printed, for scripts.  Needs
                   "with the lock after {} of them\n".format(func, steps, out_of_step))
 
 
+def _lock_word_expr(lock):
+    """An expression for the word a locker writes to take LOCK, for a write
+    watchpoint: count up to stage 11, the owner word from stage 12 on."""
+    if _has_field(lock, "count"):
+        return "*(int *) {:#x}".format(int(lock["count"]["counter"].address))
+    return "*(long *) {:#x}".format(int(lock["owner"]["counter"].address))
+
+
+def _insn_before(pc):
+    """The address and text of the instruction that ends at PC: the one a
+    vCPU just ran when a watchpoint stops it.  x86 instructions vary in
+    length, so the function PC is in is disassembled from its start."""
+    block = gdb.block_for_pc(pc)
+    while block is not None and block.superblock is not None and \
+            not block.superblock.is_static and not block.superblock.is_global:
+        block = block.superblock
+    if block is None:
+        return None, "?"
+    arch = gdb.newest_frame().architecture()
+    before = [i for i in arch.disassemble(block.start, pc - 1) if i["addr"] + i["length"] == pc]
+    if not before:
+        return None, "?"
+    return before[0]["addr"], before[0]["asm"]
+
+
+def _where(pc):
+    text = gdb.execute("info symbol {:#x}".format(pc), to_string=True).strip()
+    return re.sub(r" in section .*", "", text).replace(" + ", "+")
+
+
+class _LockChange(gdb.Breakpoint):
+    """A write watchpoint on a kit mutex's word that stops the guest only
+    once the lock is free (want_held False) or held (True).  It reads the
+    word from memory, not through an expression: evaluating one needs a
+    frame, and building frames while gdb decides whether to stop trips
+    gdb 13 over its inline frames (an internal error)."""
+
+    def __init__(self, lock, want_held):
+        self.want_held = want_held
+        self.count_based = _owner_word(lock) is None
+        word = lock["count"]["counter"] if self.count_based else lock["owner"]["counter"]
+        self.addr, self.size = int(word.address), word.type.sizeof
+        super(_LockChange, self).__init__(
+            _lock_word_expr(lock), type=gdb.BP_WATCHPOINT,
+            wp_class=gdb.WP_WRITE, internal=True)
+        self.silent = True
+        self.seen = False
+
+    def held(self):
+        raw = bytes(gdb.selected_inferior().read_memory(self.addr, self.size))
+        value = int.from_bytes(raw, "little", signed=True)
+        return value != 1 if self.count_based else value & ~KIT_MUTEX_FLAGS != 0
+
+    def stop(self):
+        if self.held() == self.want_held:
+            self.seen = True
+            return True
+        return False
+
+
+class KitRunUntil(gdb.Command):
+    """Run the selected vCPU alone until a kit mutex is free, or taken.
+
+Usage: kit-run-until EXPR free|taken SECONDS
+
+EXPR is the kit mutex, as for kit-mutex.  A write watchpoint on its word
+(count up to stage 11, the owner word from stage 12 on) stops the vCPU
+right after the instruction that set the lock free, or took it; this
+prints that instruction and where it is, and keeps its address in
+$kit_change_pc (0 when the lock did not change so within SECONDS).  The
+vCPU runs with interrupts held off, as in kit-run-to-spin; an idle vCPU
+is not run at all: only an interrupt would wake a task there.  Needs
+'set scheduler-locking on'.  Pairs with kit-run-alone-to, which stops a vCPU
+before an instruction: together they replay a race."""
+
+    def __init__(self):
+        super(KitRunUntil, self).__init__("kit-run-until", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        usage = "Usage: kit-run-until EXPR free|taken SECONDS"
+        words = arg.split()
+        if len(words) != 3 or words[1] not in ("free", "taken"):
+            raise gdb.GdbError(usage)
+        lock_expr, want, secs = words[0], words[1], _seconds(words[2], "kit-run-until")
+        if gdb.parameter("scheduler-locking") != "on":
+            raise gdb.GdbError("kit-run-until: only the selected vCPU may run: "
+                               "'set scheduler-locking on' first")
+        _kit_mutex(lock_expr, usage)
+        cpu = gdb.selected_thread().num - 1
+        gdb.set_convenience_variable("kit_change_pc", 0)
+        if int(gdb.parse_and_eval("$lx_current()")["pid"]) == 0:
+            # the idle task: nothing here wants the lock until an
+            # interrupt wakes a task, and the vCPU runs alone
+            gdb.write("vCPU {}: idle, nothing there to change {}\n".format(cpu, lock_expr))
+            return
+        wp = _LockChange(_kit_mutex(lock_expr, usage), want == "taken")
+        try:
+            timed_out = _run_alone_for(secs)
+            seen = wp.seen
+        finally:
+            wp.delete()
+        if not seen:
+            gdb.write("vCPU {}: {} not {} {}\n".format(
+                cpu, lock_expr, want,
+                "in {:g} s".format(secs) if timed_out else "(the guest stopped early)"))
+            return
+        addr, asm = _insn_before(int(gdb.parse_and_eval("$pc")))
+        gdb.set_convenience_variable("kit_change_pc", addr or 0)
+        who = _task_str(gdb.parse_and_eval("$lx_current()").address)
+        gdb.write("vCPU {}: {} {} by {} at {}: {}\n".format(
+            cpu, lock_expr, "set free" if want == "free" else "taken", who,
+            _where(addr) if addr else "?", re.sub(r"\s+", " ", asm)))
+
+
+class KitRunAloneTo(gdb.Command):
+    """Run the selected vCPU alone until it is about to run an instruction.
+
+Usage: kit-run-alone-to ADDR SECONDS
+
+ADDR is an expression, e.g. $kit_change_pc from kit-run-until; 0 means
+there is nothing to run to, and the vCPU stays where it is.  The vCPU
+runs for at most SECONDS, with interrupts held off as in kit-run-to-spin.
+Needs 'set scheduler-locking on'."""
+
+    def __init__(self):
+        super(KitRunAloneTo, self).__init__("kit-run-alone-to", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        words = arg.split()
+        if len(words) != 2:
+            raise gdb.GdbError("Usage: kit-run-alone-to ADDR SECONDS")
+        addr = int(gdb.parse_and_eval(words[0])) & 0xffffffffffffffff
+        secs = _seconds(words[1], "kit-run-alone-to")
+        if gdb.parameter("scheduler-locking") != "on":
+            raise gdb.GdbError("kit-run-alone-to: only the selected vCPU may run: "
+                               "'set scheduler-locking on' first")
+        cpu = gdb.selected_thread().num - 1
+        if not addr:
+            gdb.write("vCPU {}: nothing to run to\n".format(cpu))
+            return
+        timed_out, reached = _run_alone_to(addr, secs)
+        if reached:
+            asm = gdb.newest_frame().architecture().disassemble(addr)[0]["asm"]
+            gdb.write("vCPU {}: about to run {}: {}\n".format(
+                cpu, _where(addr), re.sub(r"\s+", " ", asm)))
+        else:
+            gdb.write("vCPU {}: did not reach {} {}\n".format(
+                cpu, _where(addr), "in {:g} s".format(secs) if timed_out else "(the guest stopped early)"))
+
+
 def _kit_lock_arg(lock):
     """A convenience function's argument: a pointer to a kit mutex, or an
     address such as $rdi at a function's first instruction."""
@@ -858,6 +1014,8 @@ KitRunToSpin()
 KitNeedResched()
 KitRunToReturn()
 KitStepLock()
+KitRunUntil()
+KitRunAloneTo()
 KitVcpuPreempted()
 _KitHeld()
 _KitWaiters()
