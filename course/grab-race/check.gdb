@@ -1,14 +1,15 @@
 # The grab race: is the instruction with which a locker takes a free
 # kit0 atomic?  Round 1 learns which instruction that is: once the
-# locker is in the lock's slow path, the holder's vCPU alone runs until
-# its hold returns (kit0 released, wait_lock too), then the locker's
-# vCPU alone until it takes kit0 (kit-run-until keeps the address).  Round 2 replays
-# it with a task in between: the spinner runs alone up to that
-# instruction and stops before it; the other locker, on the holder's
-# vCPU, takes the free lock; then all run.  A cmpxchg (or xchg) finds the
-# lock taken and the spinner waits its turn; a plain store taken from an
-# earlier read takes kit0 a second time, and the two lockers' ops lose an
-# update.  Threads: vCPU N is thread N+1.
+# locker on vCPU 2 is in the lock's slow path, the holder's vCPU alone
+# runs until the hold sets kit0 free and returns (wait_lock released
+# too), then the locker's vCPU alone until it takes kit0 (kit-run-until
+# keeps the instruction's address).  Round 2 replays it with a task in
+# between: the locker runs alone up to that instruction and stops before
+# it; the second locker, on the holder's vCPU, takes the free lock; then
+# all run.  A cmpxchg (or xchg) finds the lock taken and the locker
+# waits its turn; a plain store after an earlier read takes kit0 a
+# second time, and the two lockers' ops lose an update.  Threads: vCPU N
+# is thread N+1.
 set pagination off
 echo == round 1: where the locker takes the free lock\n
 hbreak __kit_mutex_lock_common thread 3
@@ -16,7 +17,8 @@ kit-run-for 30
 delete
 set scheduler-locking on
 thread 2
-kit-run-to-return 10
+kit-run-until kit_ctl_locks[0].kit free 10
+kit-run-to-return 5
 thread 3
 kit-run-until kit_ctl_locks[0].kit taken 5
 set scheduler-locking off
@@ -31,7 +33,8 @@ kit-run-for 30
 delete
 set scheduler-locking on
 thread 2
-kit-run-to-return 10
+kit-run-until kit_ctl_locks[0].kit free 10
+kit-run-to-return 5
 thread 3
 kit-run-alone-to $take 5
 thread 2

@@ -822,15 +822,19 @@ def _lock_word_expr(lock):
 def _insn_before(pc):
     """The address and text of the instruction that ends at PC: the one a
     vCPU just ran when a watchpoint stops it.  x86 instructions vary in
-    length, so the function PC is in is disassembled from its start."""
-    block = gdb.block_for_pc(pc)
-    while block is not None and block.superblock is not None and \
-            not block.superblock.is_static and not block.superblock.is_global:
-        block = block.superblock
-    if block is None:
-        return None, "?"
+    length, so they are decoded from a known boundary: the start of the
+    source line PC - 1 is in, else of the function."""
+    start = gdb.find_pc_line(pc - 1).pc
+    if not start or start >= pc:
+        block = gdb.block_for_pc(pc)
+        while block is not None and block.superblock is not None and \
+                not block.superblock.is_static and not block.superblock.is_global:
+            block = block.superblock
+        if block is None:
+            return None, "?"
+        start = block.start
     arch = gdb.newest_frame().architecture()
-    before = [i for i in arch.disassemble(block.start, pc - 1) if i["addr"] + i["length"] == pc]
+    before = [i for i in arch.disassemble(start, pc - 1) if i["addr"] + i["length"] == pc]
     if not before:
         return None, "?"
     return before[0]["addr"], before[0]["asm"]
@@ -843,7 +847,9 @@ def _where(pc):
 
 class _LockChange(gdb.Breakpoint):
     """A write watchpoint on a kit mutex's word that stops the guest only
-    once the lock is free (want_held False) or held (True).  It reads the
+    when the lock goes from held to free (want_held False) or from free
+    to held (True): a write that leaves it as it was (a waiter marking
+    the count -1, a flag set in the owner word) does not.  It reads the
     word from memory, not through an expression: evaluating one needs a
     frame, and building frames while gdb decides whether to stop trips
     gdb 13 over its inline frames (an internal error)."""
@@ -858,6 +864,7 @@ class _LockChange(gdb.Breakpoint):
             wp_class=gdb.WP_WRITE, internal=True)
         self.silent = True
         self.seen = False
+        self.was = self.held()
 
     def held(self):
         raw = bytes(gdb.selected_inferior().read_memory(self.addr, self.size))
@@ -865,7 +872,9 @@ class _LockChange(gdb.Breakpoint):
         return value != 1 if self.count_based else value & ~KIT_MUTEX_FLAGS != 0
 
     def stop(self):
-        if self.held() == self.want_held:
+        now, was = self.held(), self.was
+        self.was = now
+        if now == self.want_held and was != now:
             self.seen = True
             return True
         return False
@@ -878,9 +887,10 @@ Usage: kit-run-until EXPR free|taken SECONDS
 
 EXPR is the kit mutex, as for kit-mutex.  A write watchpoint on its word
 (count up to stage 11, the owner word from stage 12 on) stops the vCPU
-right after the instruction that set the lock free, or took it; this
-prints that instruction and where it is, and keeps its address in
-$kit_change_pc (0 when the lock did not change so within SECONDS).  The
+right after the instruction that set the lock free, or took it (a write
+that leaves it as it was does not count); this prints that instruction
+and where it is, and keeps its address in $kit_change_pc (0 when the lock
+did not change so within SECONDS, or the instruction was not found).  The
 vCPU runs with interrupts held off, as in kit-run-to-spin; an idle vCPU
 is not run at all: only an interrupt would wake a task there.  Needs
 'set scheduler-locking on'.  Pairs with kit-run-alone-to, which stops a vCPU
@@ -891,7 +901,7 @@ before an instruction: together they replay a race."""
 
     def invoke(self, arg, from_tty):
         usage = "Usage: kit-run-until EXPR free|taken SECONDS"
-        words = arg.split()
+        words = arg.rsplit(None, 2)
         if len(words) != 3 or words[1] not in ("free", "taken"):
             raise gdb.GdbError(usage)
         lock_expr, want, secs = words[0], words[1], _seconds(words[2], "kit-run-until")
