@@ -320,6 +320,11 @@ def _seconds(arg, command):
         raise gdb.GdbError("Usage: {} SECONDS".format(command))
 
 
+def _how_long(secs, timed_out):
+    """How long a bounded run lasted, for a message: SECS, or less."""
+    return "in {:g} s".format(secs) if timed_out else "(the guest stopped early)"
+
+
 def _run_for(secs):
     """continue, and interrupt the guest after SECS unless it stops first.
     Returns True when the time ran out, False when it stopped earlier."""
@@ -719,7 +724,7 @@ moves; the vCPU runs with interrupts held off, as in kit-run-to-spin."""
             return
         now = _kit_frame(gdb.selected_frame())
         gdb.write("{} has not returned {}: vCPU {} is in {}\n".format(
-            func, "in {:g} s".format(secs) if timed_out else "(the guest stopped early)",
+            func, _how_long(secs, timed_out),
             gdb.selected_thread().num - 1, now.name() if now else "another function"))
 
 
@@ -811,14 +816,6 @@ the number of changes of state printed, for scripts.  Needs
                   "with the lock after {} of them\n".format(func, steps, out_of_step))
 
 
-def _lock_word_expr(lock):
-    """An expression for the word a locker writes to take LOCK, for a write
-    watchpoint: count up to stage 11, the owner word from stage 12 on."""
-    if _has_field(lock, "count"):
-        return "*(int *) {:#x}".format(int(lock["count"]["counter"].address))
-    return "*(long *) {:#x}".format(int(lock["owner"]["counter"].address))
-
-
 def _insn_before(pc):
     """The address and text of the instruction that ends at PC: the one a
     vCPU just ran when a watchpoint stops it.  x86 instructions vary in
@@ -856,12 +853,14 @@ class _LockChange(gdb.Breakpoint):
 
     def __init__(self, lock, want_held):
         self.want_held = want_held
+        # the word a locker writes to take the lock: the count up to
+        # stage 11, the owner word from stage 12 on
         self.count_based = _owner_word(lock) is None
         word = lock["count"]["counter"] if self.count_based else lock["owner"]["counter"]
         self.addr, self.size = int(word.address), word.type.sizeof
         super(_LockChange, self).__init__(
-            _lock_word_expr(lock), type=gdb.BP_WATCHPOINT,
-            wp_class=gdb.WP_WRITE, internal=True)
+            "*({} *) {:#x}".format("int" if self.count_based else "long", self.addr),
+            type=gdb.BP_WATCHPOINT, wp_class=gdb.WP_WRITE, internal=True)
         self.silent = True
         self.seen = False
         self.was = self.held()
@@ -908,7 +907,7 @@ before an instruction: together they replay a race."""
         if gdb.parameter("scheduler-locking") != "on":
             raise gdb.GdbError("kit-run-until: only the selected vCPU may run: "
                                "'set scheduler-locking on' first")
-        _kit_mutex(lock_expr, usage)
+        lock = _kit_mutex(lock_expr, usage)
         cpu = gdb.selected_thread().num - 1
         gdb.set_convenience_variable("kit_change_pc", 0)
         if int(gdb.parse_and_eval("$lx_current()")["pid"]) == 0:
@@ -916,16 +915,14 @@ before an instruction: together they replay a race."""
             # interrupt wakes a task, and the vCPU runs alone
             gdb.write("vCPU {}: idle, nothing there to change {}\n".format(cpu, lock_expr))
             return
-        wp = _LockChange(_kit_mutex(lock_expr, usage), want == "taken")
+        wp = _LockChange(lock, want == "taken")
         try:
             timed_out = _run_alone_for(secs)
             seen = wp.seen
         finally:
             wp.delete()
         if not seen:
-            gdb.write("vCPU {}: {} not {} {}\n".format(
-                cpu, lock_expr, want,
-                "in {:g} s".format(secs) if timed_out else "(the guest stopped early)"))
+            gdb.write("vCPU {}: {} not {} {}\n".format(cpu, lock_expr, want, _how_long(secs, timed_out)))
             return
         addr, asm = _insn_before(int(gdb.parse_and_eval("$pc")))
         gdb.set_convenience_variable("kit_change_pc", addr or 0)
@@ -968,7 +965,7 @@ Needs 'set scheduler-locking on'."""
                 cpu, _where(addr), re.sub(r"\s+", " ", asm)))
         else:
             gdb.write("vCPU {}: did not reach {} {}\n".format(
-                cpu, _where(addr), "in {:g} s".format(secs) if timed_out else "(the guest stopped early)"))
+                cpu, _where(addr), _how_long(secs, timed_out)))
 
 
 def _kit_lock_arg(lock):
