@@ -4,12 +4,14 @@
 # lab, handout and assignment, every such file has a record, the patches
 # credit the upstream commits their records name, and the indexes that
 # list the stages (stages/README.md, labs/README.md) list each one under
-# its own name; the overview handout's table is made from the manifest.  No kernel is built.
+# its own name, and each stage's handout, lab and assignment name its own
+# number; the overview handout's table is made from the manifest.  No
+# kernel is built.
 # tier: check
 # time limit: 120 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 8
+plan 9
 
 # Each check is a function, so that the last test can run it on a broken
 # manifest.
@@ -81,6 +83,36 @@ indexes_list_stages() (
 	fi
 )
 
+# A stage's own files name its own number: the handout's title and the
+# stage its diffs come from, the lab's title, make commands and check,
+# the assignment's title, make commands and branches.  A renumbering that
+# moved the files but left a number behind shows here.
+files_name_their_stage() (
+	bad=0
+	for s in $(seq 0 "$KIT_LAST_STAGE"); do
+		h=$(stage_handout "$s") l=$(stage_lab "$s") a=$KIT_ROOT/course/ASSIGNMENT-$s.md
+		while IFS="|" read -r what re f; do
+			[ "$s" -gt 0 ] || [ "$f" != "$a" ] || continue
+			while read -r n; do
+				echo "${f#"$KIT_ROOT"/}: $what names stage $n; the file is stage $s's"
+				bad=1
+			done < <(grep -oE "$re" "$f" | sed -E "s/$re/\\1/" | grep -vx "$s")
+		done <<-EOF
+			an include of a diff|[{]\\.include stage="([0-9]+)"|$h
+			the title|^title: "Stage ([0-9]+):|$h
+			the title|^# Lab ([0-9]+)[:,]|$l/README.md
+			a make command|LAB=([0-9]+)|$l/README.md
+			the header|^# Lab ([0-9]+)[:,]|$l/check.gdb
+			the title|^# Lab ([0-9]+)[:,]|$l/INSTRUCTOR.md
+			the header|^# what lab ([0-9]+)'s|$l/check.expect
+			the title|^# Assignment ([0-9]+):|$a
+			a make command|STAGE=([0-9]+)|$a
+			a branch|assignment-([0-9]+)|$a
+		EOF
+	done
+	exit "$bad"
+)
+
 test_expect_success "every record has 7 fields: stage numbers 0, 1, ... in order, a slug, 12-digit upstream ids, a stage its lab fails on, known grade steps, a title" '
 	records_well_formed
 '
@@ -99,6 +131,10 @@ test_expect_success "each patch is one commit whose message credits the upstream
 
 test_expect_success "the indexes name every stage by its files: stages/README.md its patch, labs/README.md its lab; the overview includes the manifest" '
 	indexes_list_stages
+'
+
+test_expect_success "each stage's handout, lab and assignment name their own stage number (titles, includes, make commands, branches)" '
+	files_name_their_stage
 '
 
 # The grade's checks: course/checks.tsv and scripts/grade name the same
@@ -131,7 +167,7 @@ test_expect_success "at every stage the build, the boot and checkpatch are at mo
 
 # A test that cannot fail is a defect: each check above fails on a
 # manifest with a record too many, or with a slug that drifted.
-test_expect_success "a record with no files, and a slug that drifted from its files, are caught" '
+test_expect_success "a record with no files, a slug that drifted from its files, and a file that names another stage, are caught" '
 	KIT_MANIFEST=$SCRATCH/manifest.tsv &&
 	cp "$KIT_STAGES_DIR/manifest.tsv" "$KIT_MANIFEST" &&
 	printf "%s\t%s\t-\t9.9\t0\t-\ta stage with nothing\n" "$((KIT_LAST_STAGE + 1))" ghost >>"$KIT_MANIFEST" &&
@@ -139,7 +175,13 @@ test_expect_success "a record with no files, and a slug that drifted from its fi
 	cp "$KIT_STAGES_DIR/manifest.tsv" "$KIT_MANIFEST" && KIT_LAST_STAGE=$((KIT_LAST_STAGE - 1)) &&
 	records_well_formed &&
 	sed -i "s/\tspin-loop\t/\tspin-loops\t/" "$KIT_MANIFEST" &&
-	! records_have_files && ! files_have_records && ! indexes_list_stages
+	! records_have_files && ! files_have_records && ! indexes_list_stages &&
+	cp "$KIT_STAGES_DIR/manifest.tsv" "$KIT_MANIFEST" &&
+	root=$SCRATCH/root && mkdir -p "$root" && cp -r "$KIT_ROOT/handouts" "$KIT_ROOT/course" "$root" &&
+	ln -sfn "$KIT_ROOT/labs" "$root/labs" &&
+	KIT_ROOT=$root files_name_their_stage &&
+	sed -i "s/assignment-3-start/assignment-2-start/" "$root/course/ASSIGNMENT-3.md" &&
+	! KIT_ROOT=$root files_name_their_stage
 '
 
 test_done
