@@ -31,7 +31,7 @@
  * "result: ops=N cpu=N [fast=N spin=N ...] tmin=N tmax=N worst_us=N [lost=N]".
  * The kit's counters are those of /sys/kernel/debug/kit_mutex/stats, the
  * spin loop's among them (watch, crowd, miss: see kit_mutex_debugfs.c),
- * and the handoffs of stage 13 on (handoff); a counter the stage's
+ * and the handoffs of stage 14 on (handoff); a counter the stage's
  * stats file does not have reads 0.
  */
 #include <errno.h>

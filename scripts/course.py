@@ -200,36 +200,47 @@ SKELETONS = {
             "\t */\n"),
     ]),
     12: ("prev", [
+        cut(CORE_C, r"^(?=\t/\*\n\t \* The owner we were given has let go\.  If the lock is free, say\n)",
+            "\t/*\n"
+            "\t * TODO(stage 12): once the spinners queue, keep spinning when\n"
+            "\t * the lock passes to another owner, as upstream 07d2413a61db\n"
+            "\t * (\"locking/mutex: In mutex_spin_on_owner(), return true when\n"
+            "\t * owner changes\") has it.  course/ASSIGNMENT-12.md says more.\n"
+            "\t */\n"),
+    ]),
+    13: ("prev", [
         cut(KIT_H, r"^(?=struct kit_mutex \{\n\tatomic_t\t\tcount;\n)",
             "/*\n"
-            " * TODO(stage 12): make the owner the lock word: one atomic_long_t\n"
+            " * TODO(stage 13): make the owner the lock word: one atomic_long_t\n"
             " * that holds the owning task, or 0, with a waiters flag in its low\n"
             " * bits, in place of count and owner, as upstream 3ca0ff571b09\n"
             " * (\"locking/mutex: Rework mutex::owner\") has it.\n"
-            " * course/ASSIGNMENT-12.md says more.\n"
+            " * course/ASSIGNMENT-13.md says more.\n"
             " */\n"),
     ]),
-    13: ("prev", [
+    14: ("prev", [
         cut(KIT_H, r"(#define KIT_MUTEX_FLAG_WAITERS\t0x01UL\n)",
             r"\1/*\n"
-            " * TODO(stage 13): a second flag, 0x02, by which the first waiter\n"
+            " * TODO(stage 14): a second flag, 0x02, by which the first waiter\n"
             " * asks the next unlock to hand it the lock rather than free it,\n"
             " * as upstream 9d659ae14b54 (\"locking/mutex: Add lock handoff to\n"
-            " * avoid starvation\") has it.  course/ASSIGNMENT-13.md says more.\n"
+            " * avoid starvation\") has it.  course/ASSIGNMENT-14.md says more.\n"
             " */\n"),
     ]),
     # The kit's stand-in for the hypervisor (kit_vcpu_is_preempted() and
     # its debugfs file) is instrumentation, given; the test is the answer.
-    14: ("this", [
-        cut(CORE_C, r" \* caller should stop spinning and sleep \(the owner is not running or\n"
-            r" \* its vCPU is preempted, .*?\n \* should try to take it\.\n",
-            " * caller should stop spinning and sleep (the owner is not running, the\n"
-            " * lock has passed to another owner, or we must reschedule), 1 when the\n"
-            " * owner released the lock and the caller should try to take it.\n"),
+    15: ("this", [
+        cut(CORE_C, r" \* caller should stop spinning and sleep \(the owner is not running or its\n"
+            r" \* vCPU is preempted, or we must reschedule\), 1 when @owner let go of the\n"
+            r" \* lock: the caller tries to take it, and if another task took it first,\n"
+            r" \* spins on that one\.\n",
+            " * caller should stop spinning and sleep (the owner is not running, or we\n"
+            " * must reschedule), 1 when @owner let go of the lock: the caller tries to\n"
+            " * take it, and if another task took it first, spins on that one.\n"),
         cut(CORE_C, r"(\t\t \*\n)\t\t \* In a virtual machine on_cpu says only .*?\*/\n"
             r"\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\) \|\|\n"
             r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{\n",
-            r"\1\t\t * TODO(stage 14): in a virtual machine, also stop when the\n"
+            r"\1\t\t * TODO(stage 15): in a virtual machine, also stop when the\n"
             "\t\t * owner's vCPU is preempted, as upstream 05ffc951392d\n"
             "\t\t * (\"locking/mutex: Break out of expensive busy-loop on\n"
             "\t\t * {mutex,rwsem}_spin_on_owner() when owner vCPU is\n"

@@ -309,7 +309,7 @@ MISTAKES = [
                 "and lab 10 prints kit_mutex_watchers = 2 where it expects 1."),
 
     # ---- stage 11: cancellable OSQ ---------------------------------------------
-    Mistake("osq-kept-after-loop", first=11, last=13, check="spin",
+    Mistake("osq-kept-after-loop", first=11, last=11, check="spin",
             kind="unlock forgotten on one path",
             edit=Edit(KIT_C, r"\tkit_mutex_unwatch\(\);\n\tkit_osq_unlock\(&lock->osq\);\n(slowpath:\n)",
                       "\tkit_mutex_unwatch();\n\\1"),
@@ -331,8 +331,40 @@ MISTAKES = [
             why="A leaving tail empties the queue instead of making prev the tail: lab 11 prints "
                 "osq != 0 && ... = 0, and the head later loops for ever in kit_osq_unlock()."),
 
-    # ---- stage 12: the owner word ------------------------------------------------
-    Mistake("waiters-flag-never-set", first=12, last=13, check="lost",
+    # ---- stage 12: spin on the new owner ----------------------------------------
+    Mistake("new-owner-stops-always", first=12, last=12, check="spin",
+            kind="wrong return value on the normal exit",
+            edit=Edit(CORE_C, r"(\trcu_read_unlock\(\);\n)(\n\t/\*\n\t \* Unless we stopped)",
+                      "\\1\tret = 0;\n\\2"),
+            why="The student removes the owner test but answers 0 after the loop whatever happened: "
+                "a spinner never tries the lock after watching an owner, so the spin step "
+                "counts no lock taken by spinning."),
+    Mistake("new-owner-stop-says-look-again", first=12, last=12, check="cpu",
+            kind="wrong return value on a loop exit (code rewritten)",
+            edit=Edit(CORE_C, r"(\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\)\) \{\n)"
+                      r"\t\t\tret = 0;\n",
+                      "\\1"),
+            why="Rewriting the loop's exit as a break, ret = 0 is lost: an owner that sleeps gets "
+                "'look again', and the locker spins through its sleep until need_resched "
+                "(kit-check cpu over 6.1's share)."),
+    Mistake("new-owner-returns-in-rcu", first=12, last=12, check="alarm",
+            kind="RCU read side unbalanced on one path",
+            edit=Edit(CORE_C, r"(\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\)\) \{\n)"
+                      r"\t\t\tret = 0;\n\t\t\tbreak;\n",
+                      "\\1\t\t\treturn 0;\n"),
+            why="With the out: label gone, the student returns from inside the loop and skips "
+                "rcu_read_unlock(): a locker whose owner sleeps then sleeps 'while atomic', "
+                "which the alarms report."),
+
+    # ---- stage 13: the owner word ------------------------------------------------
+    Mistake("osq-kept-after-loop-s13", first=13, last=14, check="spin",
+            kind="unlock forgotten on one path",
+            edit=Edit(KIT_C, r"\tkit_mutex_unwatch\(\);\n\tkit_osq_unlock\(&lock->osq\);\n(slowpath:\n)",
+                      "\tkit_mutex_unwatch();\n\\1"),
+            why="A spinner that gives up stays the queue's head for good: after the lost step "
+                "on kit0, later spinners wait behind it until need_resched and leave, so "
+                "the spin step counts 0."),
+    Mistake("waiters-flag-never-set", first=13, last=14, check="lost",
             kind="off-by-one in ordering (test after the add)",
             edit=Edit(KIT_C,
                       r"\tif \(list_first_entry\(&lock->wait_list, struct kit_mutex_waiter,\n"
@@ -342,13 +374,13 @@ MISTAKES = [
                 "set, unlock never wakes anyone and the first sleeping waiter sleeps for ever: "
                 "test-kit-mutex hangs, and the kernel reports the hung task (graded: "
                 "locktorture's short run still passed)."),
-    Mistake("unlock-clears-waiters-flag", first=12, last=12, check="lab",
+    Mistake("unlock-clears-waiters-flag", first=13, last=13, check="lab",
             kind="wrong atomic",
             edit=Edit(KIT_C, r"owner = atomic_long_fetch_and_release\(KIT_MUTEX_FLAGS, &lock->owner\);\n",
                       "owner = atomic_long_xchg_release(&lock->owner, 0);\n"),
-            why="xchg(0) frees the lock and drops the waiters flag: lab 12 steps the unlock to "
+            why="xchg(0) frees the lock and drops the waiters flag: lab 13 steps the unlock to "
                 "'free' where it expects 'free, waiters flag'."),
-    Mistake("owner-mask-not-inverted", first=12, last=13, check="spin",
+    Mistake("owner-mask-not-inverted", first=13, last=14, check="spin",
             kind="bit mask off (missing ~)",
             edit=Edit(KIT_H,
                       r"return \(struct task_struct \*\)\(atomic_long_read\(&lock->owner\) &\n"
@@ -358,7 +390,7 @@ MISTAKES = [
             why="kit_mutex_owner() returns the flags: with no flag the loop sees no owner and "
                 "counts every acquisition as a grab (spin stays 0); with a flag set a spinner "
                 "dereferences (task_struct *)1 (Oops, every check after fails)."),
-    Mistake("trylock-mask-inverted", first=12, last=12, check="lost",
+    Mistake("trylock-mask-inverted", first=13, last=13, check="lost",
             kind="bit mask off (missing ~)",
             edit=Edit(KIT_C, r"\t\tif \(owner & ~KIT_MUTEX_FLAGS\)\n\t\t\treturn false;\t/\* held \*/\n",
                       "\t\tif (owner & KIT_MUTEX_FLAGS)\n\t\t\treturn false;\t/* held */\n"),
@@ -366,57 +398,57 @@ MISTAKES = [
                 "second task into the word and takes it: two holders, lost updates "
                 "(or an Oops or hang: every later check fails)."),
 
-    # ---- stage 13: handoff ----------------------------------------------------------
-    Mistake("handoff-bit-off-by-one", first=13, last=13, check="torture",
+    # ---- stage 14: handoff ----------------------------------------------------------
+    Mistake("handoff-bit-off-by-one", first=14, last=14, check="torture",
             kind="off-by-one in flag bits",
             edit=Edit(KIT_H, r"#define KIT_MUTEX_FLAG_HANDOFF\t0x02UL\n",
                       "#define KIT_MUTEX_FLAG_HANDOFF\t0x04UL\n"),
             why="Bit 2 is outside KIT_MUTEX_FLAGS: a woken head that finds the lock free sets "
                 "it, and the word then reads 'held by 0x4' for ever (waiters hang, spinners "
                 "Oops on owner 0x4)."),
-    Mistake("handoff-keeps-request", first=13, last=13, check="lab",
+    Mistake("handoff-keeps-request", first=14, last=14, check="lab",
             kind="bit mask off by one flag",
             edit=Edit(KIT_C, r"\(owner & KIT_MUTEX_FLAG_WAITERS\) \| \(long\)task\)\)",
                       "(owner & KIT_MUTEX_FLAGS) | (long)task))"),
-            why="The handoff keeps the HANDOFF bit: lab 13 shows the new owner with "
+            why="The handoff keeps the HANDOFF bit: lab 14 shows the new owner with "
                 "'waiters flag, handoff flag' and flags 0x3 where it expects 0x1."),
-    Mistake("unlock-frees-then-hands-off", first=13, last=13, check="lab",
+    Mistake("unlock-frees-then-hands-off", first=14, last=14, check="lab",
             kind="loop exit missing",
             edit=Edit(KIT_C,
                       r"\t\tif \(owner & KIT_MUTEX_FLAG_HANDOFF\)\n\t\t\tbreak;\n"
                       r"\t\tif \(atomic_long_try_cmpxchg_release",
                       "\t\tif (atomic_long_try_cmpxchg_release"),
             why="Unlock frees the lock and then hands it off, overwriting whoever took it: "
-                "lab 13 counts 2 state changes where it expects 1 (and lost updates follow)."),
-    # ---- stage 14: preempted vCPU -------------------------------------------------------
-    Mistake("preempted-wrong-task", first=14, last=14, check="lab",
+                "lab 14 counts 2 state changes where it expects 1 (and lost updates follow)."),
+    # ---- stage 15: preempted vCPU -------------------------------------------------------
+    Mistake("preempted-wrong-task", first=15, last=15, check="lab",
             kind="test of the wrong CPU/task",
             edit=Edit(CORE_C, r"kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{",
                       "kit_vcpu_is_preempted(task_cpu(current))) {"),
-            why="Asks about the spinner's vCPU: the preempt check (all vCPUs) passes, but lab 14 "
+            why="Asks about the spinner's vCPU: the preempt check (all vCPUs) passes, but lab 15 "
                 "reports only the owner's vCPU and the spinner never returns 0."),
-    Mistake("preempted-test-once", first=14, last=14, check="lab",
+    Mistake("preempted-test-once", first=15, last=15, check="lab",
             kind="test made before the loop",
             edit=Edit(CORE_C,
                       r"\tif \(!sched_feat\(OWNER_SPIN\)\)\n\t\treturn 0;\n(.*?) \|\| need_resched\(\) \|\|\n"
                       r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{\n",
                       "\tif (!sched_feat(OWNER_SPIN) ||\n\t    kit_vcpu_is_preempted(task_cpu(owner)))\n"
                       "\t\treturn 0;\n\\1 || need_resched()) {\n"),
-            why="Asked once on entry: lab 14 reports vCPU 1 preempted only after the locker "
+            why="Asked once on entry: lab 15 reports vCPU 1 preempted only after the locker "
                 "spins, and the loop never looks again (no 'returned 0')."),
-    Mistake("preempted-inverted", first=14, last=14, check="preempt",
+    Mistake("preempted-inverted", first=15, last=15, check="preempt",
             kind="inverted test",
             edit=Edit(CORE_C, r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{",
                       "\t\t    !kit_vcpu_is_preempted(task_cpu(owner))) {"),
             why="Spins only on owners reported preempted: ~0 spins with none reported, many "
                 "with all, so the 1/20 test (or 'nothing to compare') fails."),
-    Mistake("preempted-look-again", first=14, last=14, check="preempt",
+    Mistake("preempted-look-again", first=15, last=15, check="preempt",
             kind="wrong return value on a loop exit",
             edit=Edit(CORE_C,
                       r"(\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\)) \|\|\n"
                       r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{\n"
-                      r"(\t\t\tret = 0;\n\t\t\tgoto out;\n\t\t\}\n)",
-                      "\\1) {\n\\2\t\tif (kit_vcpu_is_preempted(task_cpu(owner)))\n\t\t\tgoto out;\n"),
+                      r"(\t\t\tret = 0;\n\t\t\tbreak;\n\t\t\}\n)",
+                      "\\1) {\n\\2\t\tif (kit_vcpu_is_preempted(task_cpu(owner)))\n\t\t\tbreak;\n"),
             why="A separate preempted test exits with ret still 1: the caller retries at once "
                 "and spins as much with every vCPU reported preempted as with none."),
 ]

@@ -11,8 +11,8 @@
 # 20 s a stage.  What two vCPUs cannot show is shown once, on the newest
 # stage, which holds every stage's spinning: torture on 4 vCPUs, where
 # several spinners queue at once, with OWNER_SPIN and with NO_OWNER_SPIN,
-# and (from stage 14 on) hardly at all with every vCPU reported preempted;
-# and a one-vCPU kernel, where contention never spins (and, from stage 12
+# and (from stage 15 on) hardly at all with every vCPU reported preempted;
+# and a one-vCPU kernel, where contention never spins (and, from stage 13
 # on, a waiter shows in the lock word's flags).  The debug build of every
 # stage builds, and each debug kit mutex that differs from the last one
 # booted, with lockdep proving each lock taken, runs torture with no
@@ -97,15 +97,15 @@ test_expect_success "stage 0, contended on 4 vCPUs, never spins, and has no owne
 '
 
 newest=$KIT_LAST_STAGE
-# and the guest command of assignment 14, as printed there: with every
+# and the guest command of assignment 15, as printed there: with every
 # vCPU reported preempted, contention spins hardly at all
 test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, not on preempted vCPUs; with NO_OWNER_SPIN torture passes and nothing spins" '
-	cmd14=$(grep "^cat /sys/devices/system/cpu/online >" "$KIT_ROOT/course/ASSIGNMENT-14.md") &&
+	cmd_preempt=$(grep "^cat /sys/devices/system/cpu/online >" "$KIT_ROOT/course/ASSIGNMENT-15.md") &&
 	guest "newest-4" --stage '"$newest"' --smp 4 --timeout 240 --cmd "
 		f=/sys/kernel/debug/sched/features
 		kit-check torture '"$TORTURE_SECS"' 4
 		kit-check spins ON test-kit-mutex K 4 2 -l 3000
-		kit-check report PREEMPTED \$($cmd14)
+		kit-check report PREEMPTED \$($cmd_preempt)
 		kit-check report LEFT \$(cat /sys/kernel/debug/kit_mutex/preempted)
 		echo NO_OWNER_SPIN >\$f && grep -q NO_OWNER_SPIN \$f || exit 9
 		kit-check torture 5 4
@@ -122,19 +122,19 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, 
 	expect_eq 0 "$(result newest-4 OFF)" "spin acquisitions with NO_OWNER_SPIN"
 '
 
-# and the guest commands of assignments 12 and 13, as printed there: from
-# stage 12 on, a lock file shows the word's waiters flag while a task
-# waits; from stage 13 on, tasks that take turns at a lock asleep get it
+# and the guest commands of assignments 13 and 14, as printed there: from
+# stage 13 on, a lock file shows the word's waiters flag while a task
+# waits; from stage 14 on, tasks that take turns at a lock asleep get it
 # handed off (on one vCPU too: the unlocker asks again before the woken
 # waiter runs)
 test_expect_success "stage-$newest on one vCPU: contention never spins; a waiter sets the waiters flag; locks are handed off" '
-	cmd12=$(grep "^kit-hold kit0 3000 sleep &" "$KIT_ROOT/course/ASSIGNMENT-12.md") &&
-	cmd13=$(grep "^test-kit-mutex K 3 3 " "$KIT_ROOT/course/ASSIGNMENT-13.md") &&
+	cmd_word=$(grep "^kit-hold kit0 3000 sleep &" "$KIT_ROOT/course/ASSIGNMENT-13.md") &&
+	cmd_handoff=$(grep "^test-kit-mutex K 3 3 " "$KIT_ROOT/course/ASSIGNMENT-14.md") &&
 	guest "newest-1" --stage '"$newest"' --smp 1 --cmd "
-		$cmd12
+		$cmd_word
 		wait
 		echo HANDOFF_BEGIN
-		$cmd13
+		$cmd_handoff
 		echo HANDOFF_END
 		kit-check spins SPIN test-kit-mutex K 3 2 -l 3000" &&
 	log="$SCRATCH/newest-1.log" &&

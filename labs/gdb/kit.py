@@ -24,7 +24,7 @@
 #                           is about to run the instruction at ADDR
 #   kit-vcpu-preempted CPU...|none
 #                           play the hypervisor: tell the guest which vCPUs
-#                           are preempted (stage 14 on)
+#                           are preempted (stage 15 on)
 #   $kit_held(LOCK), $kit_waiters(LOCK), $kit_flags(LOCK)
 #                           for breakpoint conditions: is LOCK held, how
 #                           many tasks are on its wait list, the flags of
@@ -99,13 +99,13 @@ def _rq_curr(cpu):
     return rq["curr"]
 
 
-KIT_MUTEX_FLAG_WAITERS = 0x01  # include/linux/kit_mutex.h, from stage 12 on
-KIT_MUTEX_FLAG_HANDOFF = 0x02  # from stage 13 on
+KIT_MUTEX_FLAG_WAITERS = 0x01  # include/linux/kit_mutex.h, from stage 13 on
+KIT_MUTEX_FLAG_HANDOFF = 0x02  # from stage 14 on
 KIT_MUTEX_FLAGS = 0x03
 
 
 def _owner_word(lock):
-    """The lock word of a stage 12 (or later) kit mutex, where the owner
+    """The lock word of a stage 13 (or later) kit mutex, where the owner
     is the lock; None for the count-based lock of stages 0-11."""
     if _has_field(lock, "count"):
         return None
@@ -155,7 +155,7 @@ def _lock_state(lock):
 
 def _owner_out_of_step(lock):
     """True while the lock and the owner it records disagree: held with
-    no owner, or free with one.  Never from stage 12 on."""
+    no owner, or free with one.  Never from stage 13 on."""
     owner = _lock_owner(lock)
     if owner is None:
         return False
@@ -193,9 +193,9 @@ EXPR is a struct kit_mutex or a pointer to one, for example
 
 Up to stage 11 the lock is count and owner: count is 1 when unlocked, 0
 when locked, negative when locked with possible waiters; owner exists
-from stage 1 on, and is written from stage 2 on.  From stage 12 on the
+from stage 1 on, and is written from stage 2 on.  From stage 13 on the
 owner is the lock word: the owner task, 0 when free, and flags in the
-low bits: 0x1 tasks may wait, 0x2 (from stage 13 on) the first waiter
+low bits: 0x1 tasks may wait, 0x2 (from stage 14 on) the first waiter
 asks for the lock to be handed off."""
 
     def __init__(self):
@@ -622,11 +622,11 @@ Usage: kit-vcpu-preempted CPU...|none
 
 A hypervisor that takes a vCPU off its physical CPU can say so to the
 guest: KVM sets a byte in the vCPU's steal-time page, which
-vcpu_is_preempted() reads.  Under TCG nothing does, so from stage 14 on
+vcpu_is_preempted() reads.  Under TCG nothing does, so from stage 15 on
 the kit also asks its own mask, kit_preempted (the guest's
 /sys/kernel/debug/kit_mutex/preempted): this sets it to the CPUs given,
 or to none.  It only tells; it stops no vCPU.  To preempt one for real,
-run the others alone (set scheduler-locking on).  Before stage 14 it
+run the others alone (set scheduler-locking on).  Before stage 15 it
 says that the guest cannot be told, and changes nothing."""
 
     def __init__(self):
@@ -647,7 +647,7 @@ says that the guest cannot be told, and changes nothing."""
         try:
             gdb.parse_and_eval("kit_preempted")
         except gdb.error:
-            gdb.write("no kit_preempted before stage 14: the guest cannot be told "
+            gdb.write("no kit_preempted before stage 15: the guest cannot be told "
                       "that a vCPU is preempted\n")
             return
         # the CPUs the guest has, as the guest's own file accepts them
@@ -854,7 +854,7 @@ class _LockChange(gdb.Breakpoint):
     def __init__(self, lock, want_held):
         self.want_held = want_held
         # the word a locker writes to take the lock: the count up to
-        # stage 11, the owner word from stage 12 on
+        # stage 11, the owner word from stage 13 on
         self.count_based = _owner_word(lock) is None
         word = lock["count"]["counter"] if self.count_based else lock["owner"]["counter"]
         self.addr, self.size = int(word.address), word.type.sizeof
@@ -885,7 +885,7 @@ class KitRunUntil(gdb.Command):
 Usage: kit-run-until EXPR free|taken SECONDS
 
 EXPR is the kit mutex, as for kit-mutex.  A write watchpoint on its word
-(count up to stage 11, the owner word from stage 12 on) stops the vCPU
+(count up to stage 11, the owner word from stage 13 on) stops the vCPU
 right after the instruction that set the lock free, or took it (a write
 that leaves it as it was does not count); this prints that instruction
 and where it is, and keeps its address in $kit_change_pc (0 when the lock
@@ -990,7 +990,7 @@ For breakpoint conditions, at any stage."""
 class _KitFlags(gdb.Function):
     """$kit_flags(LOCK): the flags in the lock word of the kit mutex LOCK
 (a pointer or an address): 0x1 tasks may wait, 0x2 the first waiter asks
-for a handoff (stage 13 on); 0 before stage 12, which has no word.
+for a handoff (stage 14 on); 0 before stage 13, which has no word.
 For breakpoint conditions."""
 
     def __init__(self):
