@@ -345,8 +345,8 @@ MISTAKES = [
                       r"\t\t\tret = 0;\n",
                       "\\1"),
             why="Rewriting the loop's exit as a break, ret = 0 is lost: an owner that sleeps gets "
-                "'look again', and the locker spins through its sleep until need_resched "
-                "(kit-check cpu over 6.1's share)."),
+                "'look again', and so does need_resched: the locker spins with preemption off "
+                "through the owner's whole sleep (kit-check cpu over 6.1's share)."),
     Mistake("new-owner-returns-in-rcu", first=12, last=12, check="alarm",
             kind="RCU read side unbalanced on one path",
             edit=Edit(CORE_C, r"(\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\)\) \{\n)"

@@ -106,7 +106,7 @@ KIT_MUTEX_FLAGS = 0x03
 
 def _owner_word(lock):
     """The lock word of a stage 13 (or later) kit mutex, where the owner
-    is the lock; None for the count-based lock of stages 0-11."""
+    is the lock; None for the count-based lock of stages 0-12."""
     if _has_field(lock, "count"):
         return None
     return int(lock["owner"]["counter"]) & 0xffffffffffffffff
@@ -191,7 +191,7 @@ EXPR is a struct kit_mutex or a pointer to one, for example
   kit-mutex kit_ctl_locks[0].kit     (/sys/kernel/debug/kit_mutex/kit0)
   kit-mutex torture_kit_mutex        (locktorture's kit lock)
 
-Up to stage 11 the lock is count and owner: count is 1 when unlocked, 0
+Up to stage 12 the lock is count and owner: count is 1 when unlocked, 0
 when locked, negative when locked with possible waiters; owner exists
 from stage 1 on, and is written from stage 2 on.  From stage 13 on the
 owner is the lock word: the owner task, 0 when free, and flags in the
@@ -243,7 +243,7 @@ spinning only while the answer is yes.  Stages 4-8 ask the runqueue
         if owner is None:
             raise gdb.GdbError("no owner field at this stage (it comes in stage 1)")
         if int(owner) == 0:
-            gdb.write("no owner recorded: unlocked, or (up to stage 11) not written yet\n")
+            gdb.write("no owner recorded: unlocked, or (up to stage 12) not written yet\n")
             return
         cpu = _task_cpu(owner)
         curr = _rq_curr(cpu)
@@ -854,7 +854,7 @@ class _LockChange(gdb.Breakpoint):
     def __init__(self, lock, want_held):
         self.want_held = want_held
         # the word a locker writes to take the lock: the count up to
-        # stage 11, the owner word from stage 13 on
+        # stage 12, the owner word from stage 13 on
         self.count_based = _owner_word(lock) is None
         word = lock["count"]["counter"] if self.count_based else lock["owner"]["counter"]
         self.addr, self.size = int(word.address), word.type.sizeof
@@ -885,7 +885,7 @@ class KitRunUntil(gdb.Command):
 Usage: kit-run-until EXPR free|taken SECONDS
 
 EXPR is the kit mutex, as for kit-mutex.  A write watchpoint on its word
-(count up to stage 11, the owner word from stage 13 on) stops the vCPU
+(count up to stage 12, the owner word from stage 13 on) stops the vCPU
 right after the instruction that set the lock free, or took it (a write
 that leaves it as it was does not count); this prints that instruction
 and where it is, and keeps its address in $kit_change_pc (0 when the lock
