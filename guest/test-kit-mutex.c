@@ -31,7 +31,8 @@
  * "result: ops=N cpu=N [fast=N spin=N ...] tmin=N tmax=N worst_us=N [lost=N]".
  * The kit's counters are those of /sys/kernel/debug/kit_mutex/stats, the
  * spin loop's among them (watch, crowd, miss: see kit_mutex_debugfs.c),
- * and the handoffs of stage 14 on (handoff); a counter the stage's
+ * the handoffs of stage 14 on (handoff), and the locks the woken waiter
+ * took spinning, stage 15 on (wspin); a counter the stage's
  * stats file does not have reads 0.
  */
 #include <errno.h>
@@ -224,7 +225,7 @@ static void write_file(const char *path, const char *s)
 /* the kit's counters, as kit_mutex_debugfs.c names them */
 static const char * const stat_names[] = {
 	"fast", "spin", "grab", "slow", "sleep", "watch", "crowd", "miss",
-	"handoff",
+	"handoff", "wspin",
 };
 #define NSTATS	((int)(sizeof(stat_names) / sizeof(stat_names[0])))
 

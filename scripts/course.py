@@ -229,7 +229,20 @@ SKELETONS = {
     ]),
     # The kit's stand-in for the hypervisor (kit_vcpu_is_preempted() and
     # its debugfs file) is instrumentation, given; the test is the answer.
-    15: ("this", [
+    15: ("prev", [
+        cut(KIT_C, r"^(?=\t\t/\*\n\t\t \* Woken at the head of the queue: the unlock freed the lock,\n)",
+            "\t\t/*\n"
+            "\t\t * TODO(stage 15): once woken first, spin on a running owner\n"
+            "\t\t * rather than sleep again, as upstream b341afb325eb\n"
+            "\t\t * (\"locking/mutex: Enable optimistic spinning of woken\n"
+            "\t\t * waiter\") has it: the spin loop becomes a function that\n"
+            "\t\t * the first waiter calls too, outside the spinners' queue,\n"
+            "\t\t * and this loop sets the task state before each look, so\n"
+            "\t\t * that the waiter spins without wait_lock.\n"
+            "\t\t * course/ASSIGNMENT-15.md says more.\n"
+            "\t\t */\n"),
+    ]),
+    16: ("this", [
         cut(CORE_C, r" \* caller should stop spinning and sleep \(the owner is not running or its\n"
             r" \* vCPU is preempted, or we must reschedule\), 1 when @owner let go of the\n"
             r" \* lock: the caller tries to take it, and if another task took it first,\n"
@@ -240,7 +253,7 @@ SKELETONS = {
         cut(CORE_C, r"(\t\t \*\n)\t\t \* In a virtual machine on_cpu says only .*?\*/\n"
             r"\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\) \|\|\n"
             r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{\n",
-            r"\1\t\t * TODO(stage 15): in a virtual machine, also stop when the\n"
+            r"\1\t\t * TODO(stage 16): in a virtual machine, also stop when the\n"
             "\t\t * owner's vCPU is preempted, as upstream 05ffc951392d\n"
             "\t\t * (\"locking/mutex: Break out of expensive busy-loop on\n"
             "\t\t * {mutex,rwsem}_spin_on_owner() when owner vCPU is\n"

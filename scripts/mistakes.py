@@ -420,29 +420,56 @@ MISTAKES = [
                       "\t\tif (atomic_long_try_cmpxchg_release"),
             why="Unlock frees the lock and then hands it off, overwriting whoever took it: "
                 "lab 14 counts 2 state changes where it expects 1 (and lost updates follow)."),
-    # ---- stage 15: preempted vCPU -------------------------------------------------------
-    Mistake("preempted-wrong-task", first=15, last=15, check="lab",
+    # ---- stage 15: the woken waiter spins ---------------------------------------
+    Mistake("waiter-spin-inverted-first", first=15, last=15, check="lab",
+            kind="inverted test",
+            edit=Edit(KIT_C, r"if \(\(first && kit_mutex_optimistic_spin\(lock, &waiter\)\) \|\|\n",
+                      "if ((!first && kit_mutex_optimistic_spin(lock, &waiter)) ||\n"),
+            why="Spins when not first, which no woken waiter is: the first waiter sleeps again "
+                "as on stage 14, and lab 15's helper call on the new owner never comes."),
+    Mistake("waiter-keeps-the-queue", first=15, last=15, check="spin",
+            kind="unlock forgotten on one path",
+            edit=Edit(KIT_C, r"\tif \(!waiter\) \{\n\t\tif \(!kit_osq_lock\(&lock->osq\)\)\n"
+                      r"\t\t\treturn false;\n\t\tkit_mutex_watch\(\);\n\t\}\n",
+                      "\tif (!kit_osq_lock(&lock->osq))\n\t\treturn false;\n"
+                      "\tif (!waiter)\n\t\tkit_mutex_watch();\n"),
+            why="The waiter queues behind the spinners too, but only a spinner gives the queue "
+                "back: after a woken waiter's spin the queue's tail stays its node, later "
+                "spinners queue behind a node nobody releases, and the guest hangs (graded: no "
+                "lock taken by spinning, test-kit-mutex HANG)."),
+    Mistake("waiter-misses-own-handoff", first=15, last=15, check="handoff",
+            kind="loop exit missing",
+            edit=Edit(KIT_C, r"\t\t\tif \(waiter && owner == current\) \{\n"
+                      r"\t\t\t\t/\* handed off: see __kit_mutex_trylock\(\) \*/\n"
+                      r"\t\t\t\tsmp_mb\(\);\n\t\t\t\tbreak;\n\t\t\t\}\n",
+                      ""),
+            why="Without the test for its own name, a waiter handed the lock spins on itself, "
+                "an owner that runs, until it must reschedule: the handoff step's longest "
+                "operation took 1.5 s and its least fair task did half the most's share."),
+
+    # ---- stage 16: preempted vCPU -------------------------------------------------------
+    Mistake("preempted-wrong-task", first=16, last=16, check="lab",
             kind="test of the wrong CPU/task",
             edit=Edit(CORE_C, r"kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{",
                       "kit_vcpu_is_preempted(task_cpu(current))) {"),
-            why="Asks about the spinner's vCPU: the preempt check (all vCPUs) passes, but lab 15 "
+            why="Asks about the spinner's vCPU: the preempt check (all vCPUs) passes, but lab 16 "
                 "reports only the owner's vCPU and the spinner never returns 0."),
-    Mistake("preempted-test-once", first=15, last=15, check="lab",
+    Mistake("preempted-test-once", first=16, last=16, check="lab",
             kind="test made before the loop",
             edit=Edit(CORE_C,
                       r"\tif \(!sched_feat\(OWNER_SPIN\)\)\n\t\treturn 0;\n(.*?) \|\| need_resched\(\) \|\|\n"
                       r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{\n",
                       "\tif (!sched_feat(OWNER_SPIN) ||\n\t    kit_vcpu_is_preempted(task_cpu(owner)))\n"
                       "\t\treturn 0;\n\\1 || need_resched()) {\n"),
-            why="Asked once on entry: lab 15 reports vCPU 1 preempted only after the locker "
+            why="Asked once on entry: lab 16 reports vCPU 1 preempted only after the locker "
                 "spins, and the loop never looks again (no 'returned 0')."),
-    Mistake("preempted-inverted", first=15, last=15, check="preempt",
+    Mistake("preempted-inverted", first=16, last=16, check="preempt",
             kind="inverted test",
             edit=Edit(CORE_C, r"\t\t    kit_vcpu_is_preempted\(task_cpu\(owner\)\)\) \{",
                       "\t\t    !kit_vcpu_is_preempted(task_cpu(owner))) {"),
             why="Spins only on owners reported preempted: ~0 spins with none reported, many "
                 "with all, so the 1/20 test (or 'nothing to compare') fails."),
-    Mistake("preempted-look-again", first=15, last=15, check="preempt",
+    Mistake("preempted-look-again", first=16, last=16, check="preempt",
             kind="wrong return value on a loop exit",
             edit=Edit(CORE_C,
                       r"(\t\tif \(!READ_ONCE\(owner->on_cpu\) \|\| need_resched\(\)) \|\|\n"

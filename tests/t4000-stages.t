@@ -11,7 +11,7 @@
 # 20 s a stage.  What two vCPUs cannot show is shown once, on the newest
 # stage, which holds every stage's spinning: torture on 4 vCPUs, where
 # several spinners queue at once, with OWNER_SPIN and with NO_OWNER_SPIN,
-# and (from stage 15 on) hardly at all with every vCPU reported preempted;
+# and (from stage 16 on) hardly at all with every vCPU reported preempted;
 # and a one-vCPU kernel, where contention never spins (and, from stage 13
 # on, a waiter shows in the lock word's flags).  The debug build of every
 # stage builds, and each debug kit mutex that differs from the last one
@@ -97,10 +97,10 @@ test_expect_success "stage 0, contended on 4 vCPUs, never spins, and has no owne
 '
 
 newest=$KIT_LAST_STAGE
-# and the guest command of assignment 15, as printed there: with every
+# and the guest command of assignment 16, as printed there: with every
 # vCPU reported preempted, contention spins hardly at all
 test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, not on preempted vCPUs; with NO_OWNER_SPIN torture passes and nothing spins" '
-	cmd_preempt=$(grep "^cat /sys/devices/system/cpu/online >" "$KIT_ROOT/course/ASSIGNMENT-15.md") &&
+	cmd_preempt=$(grep "^cat /sys/devices/system/cpu/online >" "$KIT_ROOT/course/ASSIGNMENT-16.md") &&
 	guest "newest-4" --stage '"$newest"' --smp 4 --timeout 240 --cmd "
 		f=/sys/kernel/debug/sched/features
 		kit-check torture '"$TORTURE_SECS"' 4

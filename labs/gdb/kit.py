@@ -24,7 +24,7 @@
 #                           is about to run the instruction at ADDR
 #   kit-vcpu-preempted CPU...|none
 #                           play the hypervisor: tell the guest which vCPUs
-#                           are preempted (stage 15 on)
+#                           are preempted (stage 16 on)
 #   $kit_held(LOCK), $kit_waiters(LOCK), $kit_flags(LOCK)
 #                           for breakpoint conditions: is LOCK held, how
 #                           many tasks are on its wait list, the flags of
@@ -622,11 +622,11 @@ Usage: kit-vcpu-preempted CPU...|none
 
 A hypervisor that takes a vCPU off its physical CPU can say so to the
 guest: KVM sets a byte in the vCPU's steal-time page, which
-vcpu_is_preempted() reads.  Under TCG nothing does, so from stage 15 on
+vcpu_is_preempted() reads.  Under TCG nothing does, so from stage 16 on
 the kit also asks its own mask, kit_preempted (the guest's
 /sys/kernel/debug/kit_mutex/preempted): this sets it to the CPUs given,
 or to none.  It only tells; it stops no vCPU.  To preempt one for real,
-run the others alone (set scheduler-locking on).  Before stage 15 it
+run the others alone (set scheduler-locking on).  Before stage 16 it
 says that the guest cannot be told, and changes nothing."""
 
     def __init__(self):
@@ -647,7 +647,7 @@ says that the guest cannot be told, and changes nothing."""
         try:
             gdb.parse_and_eval("kit_preempted")
         except gdb.error:
-            gdb.write("no kit_preempted before stage 15: the guest cannot be told "
+            gdb.write("no kit_preempted before stage 16: the guest cannot be told "
                       "that a vCPU is preempted\n")
             return
         # the CPUs the guest has, as the guest's own file accepts them

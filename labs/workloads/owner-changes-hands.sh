@@ -1,4 +1,4 @@
-# Lab workload (labs 8 and 12): the lock passes from one owner to another while a third
+# Lab workload (labs 8, 12 and 15): the lock passes from one owner to another while a third
 # task spins.  Each round:
 #   0.0 s  A, pinned to CPU 0, takes kit0 and keeps it 3 s, running (busy)
 #   0.3 s  C, pinned to CPU 0, is started; it can run only when A's hold

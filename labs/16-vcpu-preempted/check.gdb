@@ -1,10 +1,10 @@
-# Lab 15, checked: stop at B's call of kit_mutex_spin_on_owner(), while O
+# Lab 16, checked: stop at B's call of kit_mutex_spin_on_owner(), while O
 # holds kit0 running on CPU 1, and run B's vCPU 0 alone (scheduler-
 # locking) until it spins: vCPU 1 stands still, preempted, but nobody has
 # said so.  Then play the hypervisor and tell the guest that vCPU 1 is
-# preempted, and run vCPU 0 alone again.  Stage 15's spin loop sees the
-# report at its next turn and returns 0; stage 14 spins on.  After a
-# second with all vCPUs running, stage 15's B sleeps on the wait list.
+# preempted, and run vCPU 0 alone again.  Stage 16's spin loop sees the
+# report at its next turn and returns 0; stage 15 spins on.  After a
+# second with all vCPUs running, stage 16's B sleeps on the wait list.
 hbreak kit_mutex_spin_on_owner
 kit-run-for 20
 delete

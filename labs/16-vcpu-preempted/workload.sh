@@ -1,4 +1,4 @@
-# Lab workload (lab 15): a locker finds the lock held by a task that runs.
+# Lab workload (lab 16): a locker finds the lock held by a task that runs.
 # Each round:
 #   0.0 s  O, pinned to CPU 1, takes kit0 and keeps it 10 s, running
 #          (mdelay(), which counts the clock: the time its vCPU stands
@@ -6,7 +6,7 @@
 #   0.3 s  B (this shell, pinned to CPU 0: echo is built in) asks for
 #          kit0; O runs, so B spins, unless it hears that CPU 1's vCPU
 #          is preempted
-# Round 2 lists CPU 1 in the kit's "preempted" file (stage 15 on): the
+# Round 2 lists CPU 1 in the kit's "preempted" file (stage 16 on): the
 # guest is told that CPU 1's vCPU is preempted, though under TCG it
 # runs.  Rounds 1 and 3 list none.  The console says how long B waited,
 # and how busy CPU 0 was meanwhile.
@@ -23,7 +23,7 @@ for round in 1 2 3; do
 		echo "$list" >$preempted
 		echo "round $round: vCPUs reported preempted: ${list:-none}"
 	else
-		echo "round $round: no vCPU can be reported preempted before stage 15"
+		echo "round $round: no vCPU can be reported preempted before stage 16"
 	fi
 	taskset 2 kit-hold kit0 10000 busy &
 	echo "round $round: O (pid $!) takes kit0 on CPU 1, running 10 s"

@@ -1,0 +1,1 @@
+../workloads/owner-changes-hands.sh
