@@ -227,8 +227,6 @@ SKELETONS = {
             " * avoid starvation\") has it.  course/ASSIGNMENT-14.md says more.\n"
             " */\n"),
     ]),
-    # The kit's stand-in for the hypervisor (kit_vcpu_is_preempted() and
-    # its debugfs file) is instrumentation, given; the test is the answer.
     15: ("prev", [
         cut(KIT_C, r"^(?=\t\t/\*\n\t\t \* Woken at the head of the queue: the unlock freed the lock,\n)",
             "\t\t/*\n"
@@ -242,6 +240,8 @@ SKELETONS = {
             "\t\t * course/ASSIGNMENT-15.md says more.\n"
             "\t\t */\n"),
     ]),
+    # The kit's stand-in for the hypervisor (kit_vcpu_is_preempted() and
+    # its debugfs file) is instrumentation, given; the test is the answer.
     16: ("this", [
         cut(CORE_C, r" \* caller should stop spinning and sleep \(the owner is not running or its\n"
             r" \* vCPU is preempted, or we must reschedule\), 1 when @owner let go of the\n"
