@@ -51,7 +51,8 @@ def catalogue(name):
     return next(b.edit for b in BUGS if b.name == name)
 
 
-# shared edits (the same slip made at two stages that rewrite the file)
+# shared edits (the same slip made at two stages that rewrite the file,
+# or at stages on both sides of one that is not the student's to change)
 _PREEMPT_LEAK = catalogue("preempt-leak")
 _CMPXCHG_SWAPPED = Edit(KIT_C, r"if \(atomic_cmpxchg\(&lock->count, 1, 0\) == 1\) \{\n",
                         "if (atomic_cmpxchg(&lock->count, 0, 1) == 1) {\n")
@@ -59,6 +60,12 @@ _STOP_SAYS_AGAIN = Edit(CORE_C,
                         r"(\t\tif \(rcu_access_pointer\(rq->curr\) != owner \|\| need_resched\(\)\)) \{\n"
                         r"\t\t\tret = 0;\n\t\t\tbreak;\n\t\t\}\n",
                         "\\1\n\t\t\tbreak;\n")
+
+_OSQ_KEPT = Edit(KIT_C, r"\tkit_mutex_unwatch\(\);\n\tkit_osq_unlock\(&lock->osq\);\n(slowpath:\n)",
+                 "\tkit_mutex_unwatch();\n\\1")
+_OSQ_KEPT_WHY = ("A spinner that gives up stays the queue's head for good: after the lost step "
+                 "on kit0, later spinners wait behind it until need_resched and leave, so "
+                 "the spin step counts 0.")
 
 MISTAKES = [
     # ---- stage 1: the owner field -------------------------------------
@@ -310,12 +317,7 @@ MISTAKES = [
 
     # ---- stage 11: cancellable OSQ ---------------------------------------------
     Mistake("osq-kept-after-loop", first=11, last=11, check="spin",
-            kind="unlock forgotten on one path",
-            edit=Edit(KIT_C, r"\tkit_mutex_unwatch\(\);\n\tkit_osq_unlock\(&lock->osq\);\n(slowpath:\n)",
-                      "\tkit_mutex_unwatch();\n\\1"),
-            why="A spinner that gives up stays the queue's head for good: after the lost step "
-                "on kit0, later spinners wait behind it until need_resched and leave, so "
-                "the spin step counts 0."),
+            kind="unlock forgotten on one path", edit=_OSQ_KEPT, why=_OSQ_KEPT_WHY),
     Mistake("osq-never-leaves", first=11, last=11, check="lab",
             kind="loop exit missing",
             edit=Edit(KIT_C,
@@ -358,12 +360,7 @@ MISTAKES = [
 
     # ---- stage 13: the owner word ------------------------------------------------
     Mistake("osq-kept-after-loop-s13", first=13, last=14, check="spin",
-            kind="unlock forgotten on one path",
-            edit=Edit(KIT_C, r"\tkit_mutex_unwatch\(\);\n\tkit_osq_unlock\(&lock->osq\);\n(slowpath:\n)",
-                      "\tkit_mutex_unwatch();\n\\1"),
-            why="A spinner that gives up stays the queue's head for good: after the lost step "
-                "on kit0, later spinners wait behind it until need_resched and leave, so "
-                "the spin step counts 0."),
+            kind="unlock forgotten on one path", edit=_OSQ_KEPT, why=_OSQ_KEPT_WHY),
     Mistake("waiters-flag-never-set", first=13, last=14, check="lost",
             kind="off-by-one in ordering (test after the add)",
             edit=Edit(KIT_C,
