@@ -262,6 +262,16 @@ SKELETONS = {
             "\t\t */\n"
             "\t\tif (!READ_ONCE(owner->on_cpu) || need_resched()) {\n"),
     ]),
+    17: ("prev", [
+        cut(KIT_H, r"(#define KIT_MUTEX_FLAG_HANDOFF\t0x02UL\n)",
+            r"\1/*\n"
+            " * TODO(stage 17): a third flag, 0x04, which an unlock that hands\n"
+            " * the lock off sets with the waiter's task, and without which no\n"
+            " * task takes a lock that names it, as upstream e274795ea7b7\n"
+            " * (\"locking/mutex: Fix mutex handoff\") has it.\n"
+            " * course/ASSIGNMENT-17.md says more.\n"
+            " */\n"),
+    ]),
 }
 
 

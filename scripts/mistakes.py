@@ -475,6 +475,42 @@ MISTAKES = [
                       "\\1) {\n\\2\t\tif (kit_vcpu_is_preempted(task_cpu(owner)))\n\t\t\tbreak;\n"),
             why="A separate preempted test exits with ret still 1: the caller retries at once "
                 "and spins as much with every vCPU reported preempted as with none."),
+    # ---- stage 17: the handoff names its waiter (PICKUP) ---------------------------------
+    Mistake("pickup-flag-ignored", first=17, last=17, check="pickup",
+            kind="test of the wrong flag",
+            edit=Edit(KIT_C, r"\t\t\tif \(task != \(long\)current \|\|\n"
+                      r"\t\t\t    !\(flags & KIT_MUTEX_FLAG_PICKUP\)\)\n",
+                      "\t\t\tif (task != (long)current)\n"),
+            why="The trylock takes any lock that names the caller, PICKUP or not: a task that "
+                "locks kit2 again while holding it takes it as soon as a signal wakes it, the "
+                "hole of stages 14-16."),
+    Mistake("waiter-spin-takes-own-name", first=17, last=17, check="pickup",
+            kind="old shortcut kept on one path",
+            edit=Edit(KIT_C, r"(\t\towner = __kit_mutex_trylock_or_owner\(lock\);\n"
+                      r"\t\tif \(!owner\)\n\t\t\tbreak;\n)",
+                      "\\1\t\tif (waiter && owner == current)\n\t\t\tbreak;\n"),
+            why="The trylock tests PICKUP, but the woken waiter's spin loop keeps stage 16's "
+                "test for its own name: the recursive lock, woken by a signal, takes kit2 "
+                "there instead."),
+    Mistake("handoff-without-pickup", first=17, last=17, check="lost",
+            kind="flag not set on one path",
+            edit=Edit(KIT_C, r"\t\tif \(task\)\n\t\t\tnew \|= KIT_MUTEX_FLAG_PICKUP;\n", ""),
+            why="The unlock hands the lock off without PICKUP, and the trylock, rightly, does "
+                "not take a lock that names the caller without it: the waiter it was handed to "
+                "never takes it, and every task that asks for it waits for good (graded: "
+                "torture passed, then test-kit-mutex HANG in the lost-update step)."),
+    Mistake("waiter-watches-before-trying", first=17, last=17, check="handoff",
+            kind="steps in the wrong order",
+            edit=Edit(KIT_C, r"\t\towner = __kit_mutex_trylock_or_owner\(lock\);\n"
+                      r"\t\tif \(!owner\)\n\t\t\tbreak;\n",
+                      "\t\towner = kit_mutex_owner(lock);\n"
+                      "\t\tif (!owner) {\n\t\t\tif (__kit_mutex_trylock(lock))\n"
+                      "\t\t\t\tbreak;\n\t\t\tcontinue;\n\t\t}\n"),
+            why="The spin loop keeps stage 16's order, watch the owner and then try: a waiter "
+                "handed the lock finds itself the owner, a task that runs, and spins on itself "
+                "until it must reschedule before its try picks the lock up (graded twice: "
+                "one operation took up to 1.8 s, the least fair task did 60-66% of the "
+                "most's share, and once throughput fell to 43% of 6.1's)."),
 ]
 
 # An edit that no longer fits is to be fixed where it is written.

@@ -97,16 +97,22 @@ test_expect_success "stage 0, contended on 4 vCPUs, never spins, and has no owne
 '
 
 newest=$KIT_LAST_STAGE
-# and the guest command of assignment 16, as printed there: with every
-# vCPU reported preempted, contention spins hardly at all
-test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, not on preempted vCPUs; with NO_OWNER_SPIN torture passes and nothing spins" '
+# and the guest commands of assignments 16 and 17, as printed there: with
+# every vCPU reported preempted, contention spins hardly at all; a task
+# that locks kit2 again while holding it waits until a signal ends the
+# second lock
+test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, not on preempted vCPUs; a recursive lock is interrupted, not taken; with NO_OWNER_SPIN torture passes and nothing spins" '
 	cmd_preempt=$(grep "^cat /sys/devices/system/cpu/online >" "$KIT_ROOT/course/ASSIGNMENT-16.md") &&
+	cmd_pickup=$(grep "^echo NO_OWNER_SPIN >.*kit-nest" "$KIT_ROOT/course/ASSIGNMENT-17.md") &&
 	guest "newest-4" --stage '"$newest"' --smp 4 --timeout 240 --cmd "
 		f=/sys/kernel/debug/sched/features
 		kit-check torture '"$TORTURE_SECS"' 4
 		kit-check spins ON test-kit-mutex K 4 2 -l 3000
 		kit-check report PREEMPTED \$($cmd_preempt)
 		kit-check report LEFT \$(cat /sys/kernel/debug/kit_mutex/preempted)
+		{ $cmd_pickup; } >/tmp/pickup.out 2>&1
+		kit-check report NEST \$(tail -n 1 /tmp/pickup.out)
+		kit-check report SPIN_OFF_AFTER_NEST \$(grep -cw NO_OWNER_SPIN \$f)
 		echo NO_OWNER_SPIN >\$f && grep -q NO_OWNER_SPIN \$f || exit 9
 		kit-check torture 5 4
 		kit-check spins OFF test-kit-mutex K 4 2 -l 3000" &&
@@ -119,6 +125,11 @@ test_expect_success "stage-$newest on 4 vCPUs: torture passes and lockers spin, 
 	{ [ -n "$preempted" ] && [ $((20 * preempted)) -le "$on" ] ||
 		{ echo "Expected under $on/20 spin acquisitions with every vCPU reported preempted, got ${preempted:-none}"; exit 1; }; } &&
 	expect_result newest-4 LEFT "" "vCPUs still reported preempted after the command" &&
+	nest=$(result newest-4 NEST) &&
+	echo "# the recursive lock: ${nest:-nothing said}" &&
+	case "$nest" in *"locked it again while holding it: interrupted (EINTR)") ;;
+		*) echo "Expected the console to say the second lock was interrupted, got: ${nest:-nothing}"; exit 1 ;; esac &&
+	expect_eq 0 "$(result newest-4 SPIN_OFF_AFTER_NEST)" "NO_OWNER_SPIN left on after assignment 17'"'"'s command" &&
 	expect_eq 0 "$(result newest-4 OFF)" "spin acquisitions with NO_OWNER_SPIN"
 '
 

@@ -101,7 +101,8 @@ def _rq_curr(cpu):
 
 KIT_MUTEX_FLAG_WAITERS = 0x01  # include/linux/kit_mutex.h, from stage 13 on
 KIT_MUTEX_FLAG_HANDOFF = 0x02  # from stage 14 on
-KIT_MUTEX_FLAGS = 0x03
+KIT_MUTEX_FLAG_PICKUP = 0x04  # from stage 17 on (a task pointer's bit 2 is 0 before)
+KIT_MUTEX_FLAGS = 0x07
 
 
 def _owner_word(lock):
@@ -150,6 +151,8 @@ def _lock_state(lock):
             text += ", waiters flag"
         if word & KIT_MUTEX_FLAG_HANDOFF:
             text += ", handoff flag"
+        if word & KIT_MUTEX_FLAG_PICKUP:
+            text += ", pickup flag"
     return text
 
 
@@ -196,7 +199,8 @@ when locked, negative when locked with possible waiters; owner exists
 from stage 1 on, and is written from stage 2 on.  From stage 13 on the
 owner is the lock word: the owner task, 0 when free, and flags in the
 low bits: 0x1 tasks may wait, 0x2 (from stage 14 on) the first waiter
-asks for the lock to be handed off."""
+asks for the lock to be handed off, 0x4 (from stage 17 on) an unlock
+handed the lock to the owner shown, which has yet to pick it up."""
 
     def __init__(self):
         super(KitMutex, self).__init__("kit-mutex", gdb.COMMAND_DATA)
@@ -990,7 +994,8 @@ For breakpoint conditions, at any stage."""
 class _KitFlags(gdb.Function):
     """$kit_flags(LOCK): the flags in the lock word of the kit mutex LOCK
 (a pointer or an address): 0x1 tasks may wait, 0x2 the first waiter asks
-for a handoff (stage 14 on); 0 before stage 13, which has no word.
+for a handoff (stage 14 on), 0x4 handed off, not yet picked up (stage 17
+on); 0 before stage 13, which has no word.
 For breakpoint conditions."""
 
     def __init__(self):
