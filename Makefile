@@ -68,7 +68,7 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport lab lab-check lab-walk bench bench-stages bisect-exercise bisect-check \
+	print-gdbport lab lab-check lab-walk lab-lockdep lab-lockdep-check bench bench-stages bisect-exercise bisect-check \
 	bisect-key bisect-list assignment grade grade-all gradescope student-kit handouts check test test-full checkpatch shellcheck \
 	clean distclean
 
@@ -109,6 +109,12 @@ lab: tree initramfs ## start lab LAB=N: its stage halted in QEMU, its workload, 
 
 lab-check: tree initramfs ## check lab LAB=N automatically (STAGE=S: against another stage; HEAD=1: against your tree)
 	@scripts/lab $(LAB) --check $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
+
+lab-lockdep: tree initramfs ## the lockdep lab: the debug build, two lock orders one after the other, lockdep's report (STAGE=S; HEAD=1: your tree)
+	@scripts/lab-lockdep $(which)
+
+lab-lockdep-check: tree initramfs ## check the lockdep lab: lockdep must report the two orders (STAGE=S; HEAD=1: your tree)
+	@scripts/lab-lockdep --check $(which)
 
 handouts: deps ## build the handouts (HTML and PDF) into KIT_WORK/handouts
 	@scripts/handouts
