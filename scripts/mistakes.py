@@ -67,6 +67,10 @@ _OSQ_KEPT_WHY = ("A spinner that gives up stays the queue's head for good: after
                  "on kit0, later spinners wait behind it until need_resched and leave, so "
                  "the spin step counts 0.")
 
+# stage 17's spin loop: each turn begins with a try that returns the owner
+_SPIN_TURN_TRY = (r"\t\towner = __kit_mutex_trylock_or_owner\(lock\);\n"
+                  r"\t\tif \(!owner\)\n\t\t\tbreak;\n")
+
 MISTAKES = [
     # ---- stage 1: the owner field -------------------------------------
     Mistake("owner-after-count", first=1, last=1, check="lab",
@@ -486,8 +490,7 @@ MISTAKES = [
                 "hole of stages 14-16."),
     Mistake("waiter-spin-takes-own-name", first=17, last=17, check="pickup",
             kind="old shortcut kept on one path",
-            edit=Edit(KIT_C, r"(\t\towner = __kit_mutex_trylock_or_owner\(lock\);\n"
-                      r"\t\tif \(!owner\)\n\t\t\tbreak;\n)",
+            edit=Edit(KIT_C, "(" + _SPIN_TURN_TRY + ")",
                       "\\1\t\tif (waiter && owner == current)\n\t\t\tbreak;\n"),
             why="The trylock tests PICKUP, but the woken waiter's spin loop keeps stage 16's "
                 "test for its own name: the recursive lock, woken by a signal, takes kit2 "
@@ -501,8 +504,7 @@ MISTAKES = [
                 "torture passed, then test-kit-mutex HANG in the lost-update step)."),
     Mistake("waiter-watches-before-trying", first=17, last=17, check="handoff",
             kind="steps in the wrong order",
-            edit=Edit(KIT_C, r"\t\towner = __kit_mutex_trylock_or_owner\(lock\);\n"
-                      r"\t\tif \(!owner\)\n\t\t\tbreak;\n",
+            edit=Edit(KIT_C, _SPIN_TURN_TRY,
                       "\t\towner = kit_mutex_owner(lock);\n"
                       "\t\tif (!owner) {\n\t\t\tif (__kit_mutex_trylock(lock))\n"
                       "\t\t\t\tbreak;\n\t\t\tcontinue;\n\t\t}\n"),
