@@ -30,6 +30,8 @@ README_LINES ?=
 QUICK    ?=
 #: BENCH_ARGS  more options for scripts/bench(-stages), e.g. --tasks "2 8"
 BENCH_ARGS ?=
+#: TRACE_ARGS  more options for scripts/trace, e.g. --tasks 8 --ms 5
+TRACE_ARGS ?=
 #: SEED        bisection exercise number (each student their own)
 SEED     ?=
 #: BUG TRAP    exercise bug (make bisect-list) and trap (btrfs, broken-range)
@@ -58,7 +60,7 @@ export KIT_WORK SMP MEM
 #!                        scripts/bisect-test's (see its header)
 #! TEST_TIMEOUT           make test: seconds one test may run (900)
 
-help_vars = KIT_WORK STAGE HEAD SMP MEM DEBUG GDBPORT LAB README_LINES QUICK BENCH_ARGS SEED \
+help_vars = KIT_WORK STAGE HEAD SMP MEM DEBUG GDBPORT LAB README_LINES QUICK BENCH_ARGS TRACE_ARGS SEED \
 	RESULTS PATCH SUBMISSIONS DEST
 
 debug_flag = $(if $(DEBUG),--debug)
@@ -68,7 +70,7 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport lab lab-check lab-walk lab-lockdep lab-lockdep-check bench bench-stages bisect-exercise bisect-check \
+	print-gdbport lab lab-check lab-walk lab-lockdep lab-lockdep-check bench bench-stages trace bisect-exercise bisect-check \
 	bisect-key bisect-list assignment grade grade-all gradescope student-kit handouts check test test-full checkpatch shellcheck \
 	clean distclean
 
@@ -125,6 +127,9 @@ bench: kernel initramfs ## the seed's benchmark: spin vs no-spin, kit vs 6.1 mut
 
 bench-stages: tree initramfs ## every stage against 6.1's mutex: ops/s, CPU burned, fairness, a plot (QUICK=1: 1 s per point)
 	@scripts/bench-stages $(if $(QUICK),--quick) $(BENCH_ARGS)
+
+trace: tree initramfs ## record a contention episode on STAGE (HEAD=1: your tree) with the kernel's tracer: a per-CPU timeline for Perfetto (JSON) and an SVG
+	@scripts/trace $(which) $(TRACE_ARGS)
 
 bisect-exercise: tree initramfs ## make bisection exercise SEED=n [BUG=name] [TRAP=btrfs|broken-range]
 	@scripts/bisect-exercise make "$(SEED)" $(if $(BUG),--bug $(BUG)) $(if $(TRAP),--trap $(TRAP))

@@ -5,12 +5,15 @@
 # a failure carries its reason and its evidence, a capped grade says so),
 # the benchmark report turns a raw.txt into its CSV with the medians of
 # the runs, and the CI replay (tests/lib/ci_replay.py) runs a workflow's
-# steps with the runner's environment only and adds up as the reporter.
+# steps with the runner's environment only and adds up as the reporter;
+# a tracefs recording becomes a timeline whose spans are what happened
+# (scripts/trace_timeline.py), and the trace-event check that t6200
+# trusts rejects what a viewer would choke on.
 # tier: check
 # time limit: 120 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 6
+plan 8
 
 printf "ERROR: trailing whitespace\n#12: FILE: kernel/locking/kit_mutex.c:40:\n" >"$SCRATCH/checkpatch.out"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
@@ -127,6 +130,67 @@ test_expect_success "bench-report.py: raw.txt becomes bench.csv with each point'
 	python3 "$KIT/bench-report.py" "$SCRATCH/bench" >"$SCRATCH/bench.out" 2>&1 &&
 	head -1 "$SCRATCH/bench/bench.csv" | grep -q "^smp,mode,tasks,feature,runs,median_ops,min_ops,max_ops" &&
 	expect_grep "^2,K,2,OWNER_SPIN,3,200,100,300," "$SCRATCH/bench/bench.csv"
+'
+
+# A recording as tracefs prints it: CPU 0's task 10 holds the lock from
+# before the window; 11 spins on CPU 1 and takes it; 12 sleeps on CPU 0,
+# is woken by 11, takes it and releases it.  The window is where both
+# CPUs recorded: 1.000010 to 1.000120.
+cat >"$SCRATCH/trace.txt" <<'TRACE'
+# title: two CPUs, three tasks
+ a-10 [000] ...1. 1.000000: kit_mutex_step: 0xffff1 fast
+ b-11 [001] ...1. 1.000010: kit_mutex_step: 0xffff1 watch
+ b-11 [001] ...1. 1.000020: contention_begin: 0xffff1 (flags=SPIN|MUTEX)
+ a-10 [000] ...1. 1.000050: kit_mutex_unlock: 0xffff1
+ b-11 [001] ...1. 1.000055: kit_mutex_unwatch: 0xffff1
+ b-11 [001] ...1. 1.000056: kit_mutex_step: 0xffff1 spin
+ b-11 [001] ...1. 1.000056: contention_end: 0xffff1 (ret=0)
+ c-12 [000] ...1. 1.000060: kit_mutex_step: 0xffff1 sleep
+ c-12 [000] d..2. 1.000061: sched_switch: prev_comm=c prev_pid=12 prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 next_prio=120
+ b-11 [001] ...1. 1.000080: kit_mutex_unlock: 0xffff1
+ b-11 [001] d..2. 1.000081: sched_waking: comm=c pid=12 prio=120 target_cpu=000
+ <idle>-0 [000] d..2. 1.000090: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=c next_pid=12 next_prio=120
+ c-12 [000] ...1. 1.000095: kit_mutex_step: 0xffff1 slow
+ c-12 [000] ...1. 1.000120: kit_mutex_unlock: 0xffff1
+ b-11 [001] ...1. 1.000130: kit_mutex_step: 0xffff1 fast
+TRACE
+
+test_expect_success "trace_timeline.py: holds, spins, sleeps and wake-ups as the recording has them, a valid trace-event file" '
+	python3 "$KIT/trace_timeline.py" "$SCRATCH/trace.txt" --json "$SCRATCH/trace.json" \
+		--svg "$SCRATCH/trace.svg" --ms 0 --summary >"$SCRATCH/summary" &&
+	expect_grep "^window_us=110$" "$SCRATCH/summary" &&
+	expect_grep "^hold=3 hold_us=89$" "$SCRATCH/summary" &&
+	expect_grep "^spin=1 spin_us=45$" "$SCRATCH/summary" &&
+	expect_grep "^sleep=1 sleep_us=29$" "$SCRATCH/summary" &&
+	expect_grep "^wake=1$" "$SCRATCH/summary" &&
+	expect_grep "^contention_begin=1 contention_begin_spin=1 contention_end=1$" "$SCRATCH/summary" &&
+	python3 "$KIT_ROOT/tests/lib/trace_event_check.py" "$SCRATCH/trace.json" --cpus 2 &&
+	expect_grep "two CPUs, three tasks" "$SCRATCH/trace.svg"
+'
+
+test_expect_success "trace_event_check.py: rejects a span with no duration, overlapping spans, an unclosed begin, a CPU missing" '
+	python3 - "$SCRATCH" "$KIT_ROOT/tests/lib/trace_event_check.py" <<-"PY"
+	import json, os, subprocess, sys
+	check = sys.argv[2]
+	name = lambda pid, tid, n: {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": n}}
+	good = [name(1, 0, "CPU 0"), name(1, 1, "CPU 1"),
+	        {"name": "hold", "ph": "X", "pid": 1, "tid": 0, "ts": 0, "dur": 5},
+	        {"name": "spin", "ph": "X", "pid": 1, "tid": 0, "ts": 5, "dur": 5}]
+	bad = {
+	    "no dur": good + [{"name": "hold", "ph": "X", "pid": 1, "tid": 1, "ts": 0}],
+	    "overlap": good + [{"name": "spin", "ph": "X", "pid": 1, "tid": 0, "ts": 3, "dur": 4}],
+	    "unclosed": good + [{"name": "hold", "ph": "B", "pid": 1, "tid": 1, "ts": 1}],
+	    "cpu missing": good[1:],
+	}
+	def run(events):
+	    path = os.path.join(sys.argv[1], "t.json")
+	    json.dump({"traceEvents": events}, open(path, "w"))
+	    return subprocess.run([sys.executable, check, path, "--cpus", "2"], capture_output=True, text=True)
+	assert run(good).returncode == 0, run(good).stdout
+	for why, events in bad.items():
+	    r = run(events)
+	    assert r.returncode == 1 and r.stdout.strip(), (why, r.stdout)
+	PY
 '
 
 test_done
