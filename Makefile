@@ -20,6 +20,8 @@ SMP      ?= 4
 MEM      ?= 256M
 #: DEBUG       DEBUG=1: the debug build (CONFIG_DEBUG_KIT_MUTEX and lockdep)
 DEBUG    ?=
+#: KCSAN       KCSAN=1: the KCSAN build (the kernel's data-race detector, labs/kcsan)
+KCSAN    ?=
 #: GDBPORT     gdbstub port for make gdb (default: the last guest booted)
 GDBPORT  ?=
 #: LAB         lab to start or check (labs/README.md)
@@ -60,10 +62,10 @@ export KIT_WORK SMP MEM
 #!                        scripts/bisect-test's (see its header)
 #! TEST_TIMEOUT           make test: seconds one test may run (900)
 
-help_vars = KIT_WORK STAGE HEAD SMP MEM DEBUG GDBPORT LAB README_LINES QUICK BENCH_ARGS TRACE_ARGS SEED \
+help_vars = KIT_WORK STAGE HEAD SMP MEM DEBUG KCSAN GDBPORT LAB README_LINES QUICK BENCH_ARGS TRACE_ARGS SEED \
 	RESULTS PATCH SUBMISSIONS DEST
 
-debug_flag = $(if $(DEBUG),--debug)
+variant_flag = $(if $(DEBUG),--debug,$(if $(KCSAN),--kcsan))
 # What to build and boot: your tree as it is (HEAD=1), or a kit stage
 # (STAGE=N, the newest when empty).
 which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
@@ -89,16 +91,16 @@ help: ## list the targets and variables
 
 ##@ Learner: build, boot, watch
 run: kernel ## the main job: build the newest stage (or HEAD=1: your tree), boot it with the gdbstub listening
-	@scripts/boot $(which) --gdb $(debug_flag) --initramfs "$$(scripts/initramfs)"
+	@scripts/boot $(which) --gdb $(variant_flag) --initramfs "$$(scripts/initramfs)"
 
 kernel: tree ## build the kernel of STAGE (default: the newest), or of your tree with HEAD=1
-	@scripts/build $(which) $(debug_flag)
+	@scripts/build $(which) $(variant_flag)
 
 qemu: kernel ## boot STAGE (or HEAD=1) without the gdbstub
-	@scripts/boot $(which) $(debug_flag) --initramfs "$$(scripts/initramfs)"
+	@scripts/boot $(which) $(variant_flag) --initramfs "$$(scripts/initramfs)"
 
 qemu-gdb: kernel ## boot STAGE (or HEAD=1) halted, gdbstub waiting; attach with 'make gdb'
-	@scripts/boot $(which) --wait-gdb $(debug_flag) --initramfs "$$(scripts/initramfs)"
+	@scripts/boot $(which) --wait-gdb $(variant_flag) --initramfs "$$(scripts/initramfs)"
 
 gdb: ## attach gdb (with vmlinux and the lx- scripts) to the running guest
 	@scripts/gdb $(if $(GDBPORT),--port $(GDBPORT))
@@ -189,7 +191,7 @@ tree: deps ## set up the kit's kernel tree and yours in KIT_WORK: the tarball, s
 	@scripts/tree
 
 kernels: tree ## build every stage
-	@scripts/build --all $(debug_flag)
+	@scripts/build --all $(variant_flag)
 
 initramfs: deps ## build the guest's busybox initramfs
 	@echo "initramfs: $$(scripts/initramfs)"

@@ -239,7 +239,7 @@ build_dir_of() {
 	local dir
 	dir=$(dirname "$1")/build
 	[ "$(basename "$1")" = linux ] || dir=$dir-$(basename "$1")
-	[ "$2" = debug ] && dir=$dir-debug
+	[ "$2" = default ] || dir=$dir-$2
 	echo "$dir"
 }
 
@@ -250,7 +250,7 @@ kit_clean_paths() {
 	local t v
 	# (build directories beside a tree of yours outside KIT_WORK are yours)
 	for t in "$KIT_TREE" "$KIT_OWN_TREE" "$KIT_GRADE_TREE"; do
-		for v in default debug; do build_dir_of "$t" "$v"; done
+		for v in default debug kcsan; do build_dir_of "$t" "$v"; done
 	done | grep "^$KIT_WORK/"
 	compgen -G "$KIT_WORK/build-*" || true
 	printf '%s\n' "$KIT_IMAGES" "$KIT_RUN" "$KIT_INITRAMFS" "$KIT_HANDOUTS_OUT" "$KIT_HOST" \
