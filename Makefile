@@ -72,7 +72,7 @@ which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))
 
 .DEFAULT_GOAL := help
 .PHONY: help deps tree kernel kernels initramfs run qemu qemu-gdb gdb \
-	print-gdbport lab lab-check lab-walk lab-lockdep lab-lockdep-check bench bench-stages trace bisect-exercise bisect-check \
+	print-gdbport lab lab-check lab-walk lab-lockdep lab-lockdep-check lab-kcsan lab-kcsan-check bench bench-stages trace bisect-exercise bisect-check \
 	bisect-key bisect-list assignment grade grade-all gradescope student-kit handouts check test test-full checkpatch shellcheck \
 	clean distclean
 
@@ -119,6 +119,12 @@ lab-lockdep: tree initramfs ## the lockdep lab: the debug build, two lock orders
 
 lab-lockdep-check: tree initramfs ## check the lockdep lab: lockdep must report the two orders (STAGE=S; HEAD=1: your tree)
 	@scripts/lab-lockdep --check $(which)
+
+lab-kcsan: tree initramfs ## the KCSAN lab: a stage's KCSAN build under contention, and the data races KCSAN reports in the kit mutex (STAGE=S, default 5; HEAD=1: your tree)
+	@scripts/lab-kcsan $(which)
+
+lab-kcsan-check: tree initramfs ## check the KCSAN lab: quiet on STAGE (default 5) as it is, the owner race reported once its accesses are plain
+	@scripts/lab-kcsan --check $(if $(STAGE),--stage $(STAGE))
 
 handouts: deps ## build the handouts (HTML and PDF) into KIT_WORK/handouts
 	@scripts/handouts

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016,SC2317,SC2034 # test bodies are single-quoted and eval'ed, as in git's t/
+# The KCSAN lab (labs/kcsan, make lab-kcsan): on stage 5's KCSAN build,
+# two tasks contend for kit0, and KCSAN, which watches a sample of every
+# instrumented access, reports no data race in the kit mutex, since the
+# owner's accesses are marked.  The lab's check then makes them plain in
+# a copy of the kit's tree and needs KCSAN's report of the spinner's read
+# in the lock slow path against the holder's store: the check fails when
+# KCSAN sees no race there, so it can fail.  On stage 17, with a writer
+# changing kit_preempted throughout a round, KCSAN stays quiet too (the
+# lab says why).  The first KCSAN build compiles every file (about 150 s
+# on 2 cores); the copy's and stage 17's find the rest in the compiler
+# cache.
+# time limit: 900 s
+. "$(dirname "$0")/lib/tap.sh"
+
+plan 2
+need_tree
+
+# as the lab's README prints it
+test_expect_success "make lab-kcsan-check: stage 5 quiet, its owner race reported once the accesses are plain" '
+	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan-check >"$SCRATCH/check.out" 2>&1 ||
+		{ cat "$SCRATCH/check.out"; exit 1; }
+	cat "$SCRATCH/check.out" &&
+	expect_grep "KCSAN reported no data race in the kit mutex" "$SCRATCH/check.out" &&
+	expect_grep "^BUG: KCSAN: data-race in __kit_mutex_lock_common" "$SCRATCH/check.out" &&
+	expect_grep "^value changed: 0x0*0 -> 0x" "$SCRATCH/check.out" &&
+	expect_grep "KCSAN lab check passed on stage-5" "$SCRATCH/check.out"
+'
+
+test_expect_success "make lab-kcsan STAGE=17: kit_preempted rewritten while tasks spin, and KCSAN quiet" '
+	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan STAGE=17 >"$SCRATCH/s17.out" 2>&1 ||
+		{ cat "$SCRATCH/s17.out"; exit 1; }
+	cat "$SCRATCH/s17.out" &&
+	expect_grep "guest: round 3: preempted rewritten throughout" "$SCRATCH/s17.out" &&
+	expect_grep "KCSAN reported no data race in the kit mutex" "$SCRATCH/s17.out"
+'
+
+test_done
