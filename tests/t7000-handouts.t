@@ -92,8 +92,9 @@ test_expect_success "every stage handout shows a figure; every figure is drawn, 
 			[ -s "$img" ] || { echo "$html shows $img, which was not drawn"; exit 1; }
 		done
 	done &&
-	for fig in "$KIT_ROOT"/handouts/figures/*.dot "$KIT_ROOT"/handouts/figures/*.msc; do
-		svg=$(basename "${fig%.*}").svg &&
+	for fig in "$KIT_ROOT"/handouts/figures/*.dot "$KIT_ROOT"/handouts/figures/*.msc \
+		"$KIT_ROOT"/handouts/figures/trace-*.txt.gz; do
+		svg=$(basename "$fig") && svg=${svg%%.*}.svg &&
 		{ [ -s "$build/$svg" ] || { echo "$svg was not drawn from $fig"; exit 1; }; } &&
 		grep -q "]($svg)" "$KIT_ROOT"/handouts/*.md || { echo "no handout shows $svg, drawn from $fig"; exit 1; }
 	done &&
