@@ -45,8 +45,11 @@ test_expect_success "a stage already built is not built again" '
 '
 
 test_expect_success "no stage touches <linux/sched.h> or another widely included header" '
-	changed=$(git -C "$KIT_OWN_TREE" diff --name-only baseline stage-$KIT_LAST_STAGE -- include/) &&
-	expect_eq "include/linux/kit_mutex.h" "$changed" "headers changed by the series"
+	changed=$(git -C "$KIT_OWN_TREE" diff --name-only baseline stage-$KIT_LAST_STAGE -- include/ | tr "\n" " ") &&
+	expect_eq "include/linux/kit_mutex.h include/trace/events/kit_mutex.h " "$changed" "headers changed by the series" &&
+	# and the trace events header is included by kit files alone
+	users=$(git -C "$KIT_OWN_TREE" grep -l "trace/events/kit_mutex.h" stage-$KIT_LAST_STAGE | sed "s/^stage-[0-9]*://" | tr "\n" " ") &&
+	expect_eq "kernel/locking/kit_mutex_stat.h kernel/locking/kit_mutex_trace.c " "$users" "files that include trace/events/kit_mutex.h"
 '
 
 test_expect_success "kept kernels past KIT_IMAGES_MAX go, least recently used first; stage images stay" '
