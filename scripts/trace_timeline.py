@@ -28,22 +28,28 @@ which Perfetto (ui.perfetto.dev) and chrome://tracing open:
       and "spin" (it watches the lock, between watch and unwatch), and
       instant events ("ph": "i") "handoff" (an unlock gave the lock to a
       waiter) and "wake" (the task running there woke a waiter);
-  process 2 "tasks asleep", one track per task that slept on the lock:
-      "sleep" spans, from the task leaving its CPU after a sleep step to
-      its running again.
+  process 2 "tasks waiting off their CPU", one track per task that slept
+      on the lock: "sleep" from its leaving its CPU blocked (state S or
+      D) after a sleep step to the sched_waking that wakes it, then
+      "woken" until it runs again: woken, it waits for a CPU.
 
 A task's span on a CPU ends when it leaves that CPU, so a track's spans
 never overlap.  Spans still open at the end of the recording end there.
 The window drawn is where every CPU recorded: the buffers are per CPU and
-stop when full, each at its own time.  What happened before the window
-still counts: a lock taken just before it shows as held from its start,
-and a task whose first step is a lock taken slowly (it was woken) shows
-as asleep from the start until it runs.  TRACE may be gzipped (.gz).
+stop when full, each at its own time (a CPU that goes idle early ends
+the window early too).  What happened before the window still counts: a
+lock taken just before it shows as held from its start.  Before the
+recording, a task's state is inferred only from its first records: first
+seen woken, then taking the lock slowly, it was asleep on the lock; first
+seen switched in, then taking it slowly, it was woken and waiting.
+TRACE may be gzipped (.gz).
 
---svg draws the same with gnuplot (one row per CPU, then one per sleeping
-task; a name ending in .png makes a PNG); --ms keeps only the first MS milliseconds of the window in the
-SVG.  --summary prints counts a test can check: spans and instants by
-kind, 6.1's contention events, the window.
+--svg draws the same with gnuplot (one row per CPU, then one per task
+that waited off its CPU; a name ending in .png makes a PNG); --ms keeps
+only the first MS milliseconds of the window in the SVG.  --summary
+prints counts a test can check: spans by kind (a span, not a lock
+operation: a hold cut by a switch is two), instants, and 6.1's
+contention events in the window, and the window.
 """
 
 import argparse
@@ -58,7 +64,7 @@ LINE = re.compile(
     r'^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S+\s+'
     r'(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s*(?P<args>.*)$')
 ACQUIRED = ('fast', 'spin', 'grab', 'slow')
-COLOURS = {'hold': '#2e7d32', 'spin': '#e65100', 'sleep': '#1565c0'}
+COLOURS = {'hold': '#2e7d32', 'spin': '#e65100', 'sleep': '#1565c0', 'woken': '#90caf9'}
 
 
 def die(msg):
@@ -114,8 +120,9 @@ class Timeline:
         running = {}            # cpu -> pid
         held = {}               # pid -> [lock, ...]
         watching = {}           # pid -> lock
-        sleeping = {}           # pid -> start of sleep, once off its CPU
-        wants_sleep = set()     # pids between a sleep step and leaving
+        asleep = {}             # pid -> since when, off its CPU after a sleep step
+        woken = {}              # pid -> since when, woken and waiting for a CPU
+        wants_sleep = set()     # pids between a sleep step and leaving their CPU
         open_span = {}          # cpu -> (name, pid, start)
 
         def state(pid):
@@ -137,29 +144,22 @@ class Timeline:
             if want:
                 open_span[cpu] = (want, pid, ts)
 
-        # A task asleep on the lock since before the recording shows first
-        # as woken: its first kit step is a lock taken slowly, before any
-        # sleep step.  It slept from the start, until it ran again.
-        first_step = {}
-        for e in events:
-            if e['event'] == 'kit_mutex_step':
-                first_step.setdefault(e['pid'], e['args'].split()[-1])
-        for pid, step in first_step.items():
-            if step == 'slow':
-                sleeping[pid] = events[0]['ts']
-
+        self.infer_before(events, asleep, woken)
         for e in events:
             cpu, pid, ts, ev = e['cpu'], e['pid'], e['ts'], e['event']
+            inside = self.start <= ts <= self.end
             if ev == 'sched_switch':
                 a = kv(e['args'])
                 prev, nxt = int(a.get('prev_pid', -1)), int(a.get('next_pid', -1))
-                running[cpu] = prev
-                settle(cpu, ts)
                 if prev in wants_sleep:
                     wants_sleep.discard(prev)
-                    sleeping[prev] = ts
-                if nxt in sleeping:
-                    self.span(2, nxt, 'sleep', sleeping.pop(nxt), ts, {'task': nxt})
+                    # S or D: it blocked; R: preempted, or woken already
+                    if a.get('prev_state', 'R')[:1] in ('S', 'D'):
+                        asleep[prev] = ts
+                if nxt in asleep:
+                    self.span(2, nxt, 'sleep', asleep.pop(nxt), ts, {'task': nxt})
+                if nxt in woken:
+                    self.span(2, nxt, 'woken', woken.pop(nxt), ts, {'task': nxt})
                 if nxt:
                     self.names.setdefault(nxt, a.get('next_comm', '?'))
                 running[cpu] = nxt
@@ -169,13 +169,16 @@ class Timeline:
             self.names.setdefault(pid, e['comm'].strip())
             if ev == 'sched_waking':
                 wakee = int(kv(e['args']).get('pid', -1))
-                if wakee in sleeping or wakee in wants_sleep:
+                if wakee in asleep:
+                    self.span(2, wakee, 'sleep', asleep.pop(wakee), ts, {'task': wakee})
+                    woken[wakee] = ts
                     self.instant(cpu, 'wake', ts, {'task': pid, 'woken': wakee})
             elif ev == 'kit_mutex_step':
                 parts = e['args'].split()
                 lock, step = (parts + ['', ''])[:2]
                 if step in ACQUIRED:
                     watching.pop(pid, None)
+                    wants_sleep.discard(pid)
                     held.setdefault(pid, []).append(lock)
                 elif step == 'watch':
                     watching[pid] = lock
@@ -189,22 +192,51 @@ class Timeline:
                 lock = e['args'].split()[0] if e['args'].split() else ''
                 locks = held.get(pid, [])
                 if lock in locks:
-                    locks.reverse()
-                    locks.remove(lock)
-                    locks.reverse()
-                elif locks:
-                    locks.pop()
-            elif ev == 'contention_begin':
+                    # the innermost hold of that lock
+                    del locks[len(locks) - 1 - locks[::-1].index(lock)]
+            elif ev == 'contention_begin' and inside:
                 self.contention['begin'] += 1
                 if 'SPIN' in e['args']:
                     self.contention['begin_spin'] += 1
-            elif ev == 'contention_end':
+            elif ev == 'contention_end' and inside:
                 self.contention['end'] += 1
             settle(cpu, ts)
         for cpu, (name, pid, start) in open_span.items():
             self.span(1, cpu, name, start, self.end, {'task': pid})
-        for pid, start in sleeping.items():
+        for pid, start in asleep.items():
             self.span(2, pid, 'sleep', start, self.end, {'task': pid})
+        for pid, start in woken.items():
+            self.span(2, pid, 'woken', start, self.end, {'task': pid})
+
+    @staticmethod
+    def infer_before(events, asleep, woken):
+        """A task's state before the recording, where its first records
+        tell it: first seen woken, with a lock then taken slowly, it was
+        asleep on the lock; first seen switched in, with a lock then taken
+        slowly, it had been woken and waited for a CPU.  A task first seen
+        running tells nothing: it is left alone."""
+        first, first_step = {}, {}
+        for e in events:
+            ev, ts = e['event'], e['ts']
+            if ev == 'sched_switch':
+                a = kv(e['args'])
+                first.setdefault(int(a.get('prev_pid', -1)), 'running')
+                first.setdefault(int(a.get('next_pid', -1)), 'switched in')
+            elif ev == 'sched_waking':
+                first.setdefault(e['pid'], 'running')
+                first.setdefault(int(kv(e['args']).get('pid', -1)), 'woken')
+            else:
+                first.setdefault(e['pid'], 'running')
+                if ev == 'kit_mutex_step':
+                    first_step.setdefault(e['pid'], e['args'].split()[-1])
+        t0 = events[0]['ts']
+        for pid, step in first_step.items():
+            if step not in ('slow', 'wspin'):
+                continue
+            if first.get(pid) == 'woken':
+                asleep[pid] = t0
+            elif first.get(pid) == 'switched in':
+                woken[pid] = t0
 
     def span(self, track, tid, name, start, end, args):
         """A span, cut to the window (the state before it counts too)."""
@@ -220,7 +252,7 @@ class Timeline:
         out = [{'name': 'process_name', 'ph': 'M', 'pid': 1, 'tid': 0,
                 'args': {'name': 'CPUs'}},
                {'name': 'process_name', 'ph': 'M', 'pid': 2, 'tid': 0,
-                'args': {'name': 'tasks asleep on the lock'}}]
+                'args': {'name': 'tasks waiting off their CPU'}}]
         for cpu in self.cpus:
             out.append({'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': cpu,
                         'args': {'name': f'CPU {cpu}'}})
@@ -241,7 +273,7 @@ class Timeline:
 
     def summary(self):
         lines = [f'window_us={self.end - self.start:.0f}', f'cpus={len(self.cpus)}']
-        for kind in ('hold', 'spin', 'sleep'):
+        for kind in ('hold', 'spin', 'sleep', 'woken'):
             s = [x for x in self.spans if x[2] == kind]
             lines.append(f'{kind}={len(s)} {kind}_us={sum(x[4] - x[3] for x in s):.0f}')
         for kind in ('handoff', 'wake'):
@@ -252,11 +284,12 @@ class Timeline:
         return '\n'.join(lines)
 
     def svg(self, path, title, ms):
-        """Draw with gnuplot: a row per CPU, then a row per sleeping task."""
+        """Draw with gnuplot: a row per CPU, then a row per task that waited
+        off its CPU."""
         limit = ms * 1000 if ms else self.end - self.start
         sleepers = sorted({s[1] for s in self.spans if s[0] == 2})
         rows = [(1, c, f'CPU {c}') for c in self.cpus] + \
-               [(2, p, f'{self.names.get(p, "?")} {p} asleep') for p in sleepers]
+               [(2, p, f'{self.names.get(p, "?")} {p}') for p in sleepers]
         y = {(t, i): len(rows) - n for n, (t, i, _) in enumerate(rows)}
         base = os.path.splitext(path)[0]
         data = {}
@@ -267,7 +300,7 @@ class Timeline:
                                                  f'{y[(track, tid)] - 0.35} {y[(track, tid)] + 0.35}')
         ticks = ', '.join(f'"{label}" {y[(t, i)]}' for t, i, label in rows)
         plots = []
-        for name in ('hold', 'spin', 'sleep'):
+        for name in ('hold', 'spin', 'sleep', 'woken'):
             f = f'{base}.{name}.dat'
             with open(f, 'w') as out:
                 out.write('\n'.join(data.get(name, ['-1 -1 -1 -1 -1 -1'])) + '\n')
@@ -303,7 +336,7 @@ plot {', '.join(plots)}
         except subprocess.CalledProcessError as err:
             die(f'gnuplot failed: {err.stderr.strip()}')
         finally:
-            for name in ('hold', 'spin', 'sleep', 'marks'):
+            for name in ('hold', 'spin', 'sleep', 'woken', 'marks'):
                 if os.path.exists(f'{base}.{name}.dat'):
                     os.remove(f'{base}.{name}.dat')
 

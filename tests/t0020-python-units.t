@@ -13,7 +13,7 @@
 # time limit: 120 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 8
+plan 9
 
 printf "ERROR: trailing whitespace\n#12: FILE: kernel/locking/kit_mutex.c:40:\n" >"$SCRATCH/checkpatch.out"
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
@@ -133,9 +133,10 @@ test_expect_success "bench-report.py: raw.txt becomes bench.csv with each point'
 '
 
 # A recording as tracefs prints it: CPU 0's task 10 holds the lock from
-# before the window; 11 spins on CPU 1 and takes it; 12 sleeps on CPU 0,
-# is woken by 11, takes it and releases it.  The window is where both
-# CPUs recorded: 1.000010 to 1.000120.
+# before the window; 11 spins on CPU 1 and takes it; 12 sleeps on CPU 0
+# (20 us), is woken by 11, waits 9 us for its CPU, takes the lock and
+# releases it.  The window is where both CPUs recorded: 1.000010 to
+# 1.000120.
 cat >"$SCRATCH/trace.txt" <<'TRACE'
 # title: two CPUs, three tasks
  a-10 [000] ...1. 1.000000: kit_mutex_step: 0xffff1 fast
@@ -161,11 +162,29 @@ test_expect_success "trace_timeline.py: holds, spins, sleeps and wake-ups as the
 	expect_grep "^window_us=110$" "$SCRATCH/summary" &&
 	expect_grep "^hold=3 hold_us=89$" "$SCRATCH/summary" &&
 	expect_grep "^spin=1 spin_us=45$" "$SCRATCH/summary" &&
-	expect_grep "^sleep=1 sleep_us=29$" "$SCRATCH/summary" &&
+	expect_grep "^sleep=1 sleep_us=20$" "$SCRATCH/summary" &&
+	expect_grep "^woken=1 woken_us=9$" "$SCRATCH/summary" &&
 	expect_grep "^wake=1$" "$SCRATCH/summary" &&
 	expect_grep "^contention_begin=1 contention_begin_spin=1 contention_end=1$" "$SCRATCH/summary" &&
 	python3 "$KIT_ROOT/tests/lib/trace_event_check.py" "$SCRATCH/trace.json" --cpus 2 &&
 	expect_grep "two CPUs, three tasks" "$SCRATCH/trace.svg"
+'
+
+# Task 13 counts a sleep, but the lock is free by then: it takes it, and
+# is later preempted (state R), holding it.  It never slept.
+cat >"$SCRATCH/preempted.txt" <<'TRACE'
+ d-13 [000] ...1. 2.000000: kit_mutex_step: 0xffff1 sleep
+ x-15 [001] ...1. 2.000000: kit_mutex_step: 0xffff2 fast
+ d-13 [000] ...1. 2.000002: kit_mutex_step: 0xffff1 slow
+ d-13 [000] d..2. 2.000010: sched_switch: prev_comm=d prev_pid=13 prev_prio=120 prev_state=R+ ==> next_comm=e next_pid=14 next_prio=120
+ e-14 [000] ...1. 2.000020: kit_mutex_step: 0xffff2 watch
+ x-15 [001] ...1. 2.000030: kit_mutex_unlock: 0xffff2
+TRACE
+
+test_expect_success "trace_timeline.py: a task preempted after its sleep step, the lock taken, is not drawn asleep" '
+	python3 "$KIT/trace_timeline.py" "$SCRATCH/preempted.txt" --summary >"$SCRATCH/summary2" &&
+	expect_grep "^sleep=0 sleep_us=0$" "$SCRATCH/summary2" &&
+	expect_grep "^hold=2 hold_us=28$" "$SCRATCH/summary2"
 '
 
 test_expect_success "trace_event_check.py: rejects a span with no duration, overlapping spans, an unclosed begin, a CPU missing" '

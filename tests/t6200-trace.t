@@ -34,7 +34,7 @@ test_expect_success "make trace STAGE=13: a trace-event file with one track per 
 		"$SCRATCH/stage13/trace.svg" &&
 	grep -q "stage-13 (" "$SCRATCH/stage13/trace.svg" &&
 	[ "$(count 13 hold)" -gt 20 ] &&
-	expect_grep "timeline: .*/trace.json (open it in https://ui.perfetto.dev" "$SCRATCH/stage13.out"
+	expect_grep "timeline: .*/trace.json \(open it in https://ui.perfetto.dev" "$SCRATCH/stage13.out"
 '
 
 test_expect_success "make trace STAGE=5: tasks spin and sleep, and the kit emits 6.1 contention events with the spin flag" '

@@ -10,7 +10,7 @@ list); every event has "name", "ph", "pid", "tid" and, but for metadata
 kit writes and the ones a viewer would choke on:
 
   X   complete events: "dur", a number >= 0;
-  B/E begin and end: every B closed by an E on its track, in order;
+  B/E begin and end: every B closed by a later E on its track, in order;
   i/I instant events: "s", if present, one of g, p, t;
   M   metadata: process_name / thread_name with args.name;
 
@@ -22,6 +22,12 @@ Prints "ok: ..." and exits 0, or one line per problem and exits 1.
 
 import json
 import sys
+
+# The phases of the format.  Those the kit writes are checked closely
+# (X, B, E, i, I, M); the others are only required to have what every
+# event has.
+KNOWN_PHASES = {'X', 'B', 'E', 'i', 'I', 'M', 'C', 'b', 'e', 'n', 's', 't', 'f',
+                'P', 'O', 'N', 'D', 'R', 'c', 'S', 'T', 'F', 'v', 'V', '(', ')'}
 
 
 def check(doc, cpus=None):
@@ -37,11 +43,16 @@ def check(doc, cpus=None):
         if not isinstance(e, dict):
             problems.append(f'{where}: not an object')
             continue
-        for key in ('name', 'ph', 'pid', 'tid'):
+        ph = e.get('ph')
+        # every event has a phase and a process; a name and a thread, but
+        # for counters (per process) and the ends of spans (named by their
+        # begin)
+        needed = ['ph', 'pid'] + (['name'] if ph != 'E' else []) + \
+            (['tid'] if ph not in ('C',) else [])
+        for key in needed:
             if key not in e:
                 problems.append(f'{where}: no "{key}"')
-        ph = e.get('ph')
-        if ph not in ('X', 'B', 'E', 'i', 'I', 'M', 'C'):
+        if ph not in KNOWN_PHASES:
             problems.append(f'{where}: unknown phase')
             continue
         if ph != 'M' and not isinstance(e.get('ts'), (int, float)):
@@ -60,21 +71,26 @@ def check(doc, cpus=None):
                 problems.append(f'{where}: an end with no begin on track {track}')
             else:
                 ts, bwhere = open_b[track].pop()
-                spans.setdefault(track, []).append((ts, e['ts'], bwhere))
+                if e['ts'] < ts:
+                    problems.append(f'{where}: ends before its begin ({ts}) on track {track}')
+                else:
+                    spans.setdefault(track, []).append((ts, e['ts'], bwhere))
         elif ph in ('i', 'I'):
             if e.get('s', 't') not in ('g', 'p', 't'):
                 problems.append(f'{where}: scope "s" not g, p or t')
         elif ph == 'M':
+            args = e.get('args') if isinstance(e.get('args'), dict) else {}
             if e.get('name') in ('process_name', 'thread_name') and \
-                    not isinstance(e.get('args', {}).get('name'), str):
+                    not isinstance(args.get('name'), str):
                 problems.append(f'{where}: metadata without args.name')
-            if e.get('name') == 'thread_name':
-                names[track] = e['args'].get('name')
+            elif e.get('name') == 'thread_name':
+                names[track] = args['name']
     for track, left in open_b.items():
         for ts, where in left:
             problems.append(f'{where}: a span never closed on track {track}')
     for track, ss in spans.items():
-        ss.sort()
+        # by start, the longer first: a span nests in one that starts with it
+        ss.sort(key=lambda x: (x[0], -x[1]))
         stack = []
         for start, end, where in ss:
             while stack and stack[-1] <= start:
