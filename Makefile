@@ -66,6 +66,11 @@ help_vars = KIT_WORK STAGE HEAD SMP MEM DEBUG KCSAN GDBPORT LAB README_LINES QUI
 	RESULTS PATCH SUBMISSIONS DEST
 
 variant_flag = $(if $(DEBUG),--debug,$(if $(KCSAN),--kcsan))
+ifneq ($(DEBUG),)
+ifneq ($(KCSAN),)
+$(error DEBUG=1 and KCSAN=1 are two builds: choose one)
+endif
+endif
 # What to build and boot: your tree as it is (HEAD=1), or a kit stage
 # (STAGE=N, the newest when empty).
 which = $(if $(HEAD),--head,$(if $(STAGE),--stage $(STAGE)))

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # KCSAN lab workload: two tasks on kit0 on two vCPUs, so that while one
 # holds the lock the other usually spins, reading the owner, and the
 # holder writes it at each lock and unlock.  KCSAN watches only a sample
@@ -5,7 +6,7 @@
 # on the console as it goes.  2000 loops in each critical section, as
 # make bench.
 f=/sys/kernel/debug/sched/features
-grep -qw OWNER_SPIN $f 2>/dev/null && echo OWNER_SPIN >$f
+grep -qw NO_OWNER_SPIN $f 2>/dev/null && echo OWNER_SPIN >$f
 # From stage 16 on, spinners also read the set of vCPUs reported
 # preempted: in round 3 a writer keeps changing it (vCPU 1, then 0).
 p=/sys/kernel/debug/kit_mutex/preempted
