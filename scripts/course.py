@@ -120,8 +120,8 @@ SKELETONS = {
             "\t * cmpxchg(count, 1, 0) when it is free, give up (and queue below)\n"
             "\t * when spinning cannot pay.  The seed also moves the lockdep\n"
             "\t * annotation ahead of the loop.  Count an acquisition in the loop\n"
-            "\t * with kit_mutex_stat(): KIT_MUTEX_STAT_SPIN after watching an\n"
-            "\t * owner, KIT_MUTEX_STAT_GRAB when there was none.\n"
+            "\t * with kit_mutex_stat(lock, ...): KIT_MUTEX_STAT_SPIN after\n"
+            "\t * watching an owner, KIT_MUTEX_STAT_GRAB when there was none.\n"
             "\t */\n" r"\2"),
     ]),
     4: ("this", [
@@ -179,7 +179,7 @@ SKELETONS = {
             "\t\t */\n"),
     ]),
     10: ("prev", [
-        cut(KIT_C, r"^(?=\tkit_mutex_watch\(\);\n\tfor \(;;\) \{\n)",
+        cut(KIT_C, r"^(?=\tkit_mutex_watch\(lock\);\n\tfor \(;;\) \{\n)",
             "\t/*\n"
             "\t * TODO(stage 10): queue the spinners on an MCS lock, so that one\n"
             "\t * at a time watches the owner and tries the count, as upstream\n"

@@ -61,8 +61,8 @@ _STOP_SAYS_AGAIN = Edit(CORE_C,
                         r"\t\t\tret = 0;\n\t\t\tbreak;\n\t\t\}\n",
                         "\\1\n\t\t\tbreak;\n")
 
-_OSQ_KEPT = Edit(KIT_C, r"\tkit_mutex_unwatch\(\);\n\tkit_osq_unlock\(&lock->osq\);\n(slowpath:\n)",
-                 "\tkit_mutex_unwatch();\n\\1")
+_OSQ_KEPT = Edit(KIT_C, r"\tkit_mutex_unwatch\(lock\);\n\tkit_osq_unlock\(&lock->osq\);\n(slowpath:\n)",
+                 "\tkit_mutex_unwatch(lock);\n\\1")
 _OSQ_KEPT_WHY = ("A spinner that gives up stays the queue's head for good: after the lost step "
                  "on kit0, later spinners wait behind it until need_resched and leave, so "
                  "the spin step counts 0.")
@@ -135,7 +135,8 @@ MISTAKES = [
     Mistake("unlock-clear-ifdef-inverted", first=2, last=3, check="owner",
             kind="wrong preprocessor condition",
             edit=Edit(KIT_C,
-                      r"(void __sched kit_mutex_unlock\(struct kit_mutex \*lock\)\n\{\n)"
+                      r"(void __sched kit_mutex_unlock\(struct kit_mutex \*lock\)\n\{\n"
+                      r"\tkit_mutex_trace_unlock\(lock\);\n)"
                       r"#ifndef CONFIG_DEBUG_KIT_MUTEX\n",
                       "\\1#ifdef CONFIG_DEBUG_KIT_MUTEX\n"),
             why="#ifdef for #ifndef: the non-debug unlock never clears the owner, so "
@@ -290,7 +291,7 @@ MISTAKES = [
             kind="unlock forgotten on one path of several",
             edit=Edit(KIT_C,
                       r"(\t\tif \(owner && !kit_mutex_spin_on_owner\(lock, owner\)\) \{\n"
-                      r"\t\t\tkit_mutex_unwatch\(\);\n)"
+                      r"\t\t\tkit_mutex_unwatch\(lock\);\n)"
                       r"\t\t\tkit_mspin_unlock\(&lock->spin_mlock, &node\);\n(\t\t\tbreak;\n)",
                       r"\1\2"),
             why="Giving up leaves the stack node as the queue's tail: the next spinner links into "
@@ -300,7 +301,7 @@ MISTAKES = [
             kind="unlock forgotten on one path of several",
             edit=Edit(KIT_C,
                       r"(\t\t/\* Let the next spinner watch while we decide what to do\. \*/\n"
-                      r"\t\tkit_mutex_unwatch\(\);\n)\t\tkit_mspin_unlock\(&lock->spin_mlock, &node\);\n",
+                      r"\t\tkit_mutex_unwatch\(lock\);\n)\t\tkit_mspin_unlock\(&lock->spin_mlock, &node\);\n",
                       r"\1"),
             why="After a failed cmpxchg the node stays queued and the next turn queues it again "
                 "behind itself: it waits for its own flag for ever (hang, soft lockup)."),
@@ -313,8 +314,8 @@ MISTAKES = [
     Mistake("watch-before-queue", first=10, last=10, check="crowd",
             kind="bookkeeping on the wrong side of the queue",
             edit=Edit(KIT_C,
-                      r"\t\tkit_mspin_lock\(&lock->spin_mlock, &node\);\n\t\tkit_mutex_watch\(\);\n",
-                      "\t\tkit_mutex_watch();\n\t\tkit_mspin_lock(&lock->spin_mlock, &node);\n"),
+                      r"\t\tkit_mspin_lock\(&lock->spin_mlock, &node\);\n\t\tkit_mutex_watch\(lock\);\n",
+                      "\t\tkit_mutex_watch(lock);\n\t\tkit_mspin_lock(&lock->spin_mlock, &node);\n"),
             why="The watcher gauge counts queued spinners too: on four vCPUs the crowd "
                 "check sees spinners begin to watch beside another (2,024 times, graded), "
                 "and lab 10 prints kit_mutex_watchers = 2 where it expects 1."),
@@ -431,9 +432,9 @@ MISTAKES = [
     Mistake("waiter-keeps-the-queue", first=15, last=15, check="spin",
             kind="unlock forgotten on one path",
             edit=Edit(KIT_C, r"\tif \(!waiter\) \{\n\t\tif \(!kit_osq_lock\(&lock->osq\)\)\n"
-                      r"\t\t\treturn false;\n\t\tkit_mutex_watch\(\);\n\t\}\n",
+                      r"\t\t\treturn false;\n\t\tkit_mutex_watch\(lock\);\n\t\}\n",
                       "\tif (!kit_osq_lock(&lock->osq))\n\t\treturn false;\n"
-                      "\tif (!waiter)\n\t\tkit_mutex_watch();\n"),
+                      "\tif (!waiter)\n\t\tkit_mutex_watch(lock);\n"),
             why="The waiter queues behind the spinners too, but only a spinner gives the queue "
                 "back: after a woken waiter's spin the queue's tail stays its node, later "
                 "spinners queue behind a node nobody releases, and the guest hangs (graded: no "
