@@ -8,16 +8,26 @@
 # in the lock slow path against the holder's store: the check fails when
 # KCSAN sees no race there, so it can fail.  On stage 17, with a writer
 # changing kit_preempted throughout a round, KCSAN stays quiet too (the
-# lab says why).  The first KCSAN build compiles every file (about 150 s
-# on 2 cores); the copy's and stage 17's find the rest in the compiler
-# cache.
+# lab says why).  The commands run as the README prints them.  The first
+# KCSAN build compiles every file (about 150 s on 2 cores); the plain
+# copy's, stage 17's and the suite's learner tree's find the rest in the
+# compiler cache.
 # time limit: 900 s
 . "$(dirname "$0")/lib/tap.sh"
 
-plan 2
+plan 4
 need_tree
 
-# as the lab's README prints it
+# as the lab's README prints them
+test_expect_success "make lab-kcsan: stage 5, its owner accesses marked, and KCSAN quiet" '
+	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan >"$SCRATCH/lab.out" 2>&1 ||
+		{ cat "$SCRATCH/lab.out"; exit 1; }
+	cat "$SCRATCH/lab.out" &&
+	expect_grep "the KCSAN lab on stage-5.s KCSAN build" "$SCRATCH/lab.out" &&
+	expect_grep "^  guest: round 3: ops=" "$SCRATCH/lab.out" &&
+	expect_grep "KCSAN reported no data race in the kit mutex" "$SCRATCH/lab.out"
+'
+
 test_expect_success "make lab-kcsan-check: stage 5 quiet, its owner race reported once the accesses are plain" '
 	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan-check >"$SCRATCH/check.out" 2>&1 ||
 		{ cat "$SCRATCH/check.out"; exit 1; }
@@ -34,6 +44,14 @@ test_expect_success "make lab-kcsan STAGE=17: kit_preempted rewritten while task
 	cat "$SCRATCH/s17.out" &&
 	expect_grep "guest: round 3: preempted rewritten throughout" "$SCRATCH/s17.out" &&
 	expect_grep "KCSAN reported no data race in the kit mutex" "$SCRATCH/s17.out"
+'
+
+test_expect_success "make lab-kcsan HEAD=1: the learner tree of the suite, built with KCSAN and booted" '
+	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan HEAD=1 >"$SCRATCH/head.out" 2>&1 ||
+		{ cat "$SCRATCH/head.out"; exit 1; }
+	cat "$SCRATCH/head.out" &&
+	expect_grep "the KCSAN lab on your tree at .*KCSAN build" "$SCRATCH/head.out" &&
+	expect_grep "^  guest: round 1: ops=" "$SCRATCH/head.out"
 '
 
 test_done
