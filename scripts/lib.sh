@@ -341,6 +341,10 @@ guest_record() {
 	echo "$rec"
 }
 
+# console_text LOG: a guest's console log (scripts/boot --log) as plain
+# lines: no carriage returns, no printk timestamps.
+console_text() { tr -d '\r' <"$1" | sed 's/^\[ *[0-9.]*\] //'; }
+
 # result_of FILE KEY: the value a guest reported as KEY on its results
 # channel (scripts/boot --results; guest/bin/kit-check), the last time.
 result_of() { tr -d '\r' <"$1" 2>/dev/null | sed -n "s/^$2=//p" | tail -n 1; }
