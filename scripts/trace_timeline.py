@@ -59,11 +59,13 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 LINE = re.compile(
     r'^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+\S+\s+'
     r'(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s*(?P<args>.*)$')
 ACQUIRED = ('fast', 'spin', 'grab', 'slow')
+# the kinds of span, in the order the summary and the SVG's key list them
 COLOURS = {'hold': '#2e7d32', 'spin': '#e65100', 'sleep': '#1565c0', 'woken': '#90caf9'}
 
 
@@ -248,6 +250,10 @@ class Timeline:
         if self.start <= ts <= self.end:
             self.instants.append((tid, name, ts, args))
 
+    def waiting_tasks(self):
+        """The tasks with a track of their own: those that waited off their CPU."""
+        return sorted({s[1] for s in self.spans if s[0] == 2})
+
     def chrome(self):
         out = [{'name': 'process_name', 'ph': 'M', 'pid': 1, 'tid': 0,
                 'args': {'name': 'CPUs'}},
@@ -256,7 +262,7 @@ class Timeline:
         for cpu in self.cpus:
             out.append({'name': 'thread_name', 'ph': 'M', 'pid': 1, 'tid': cpu,
                         'args': {'name': f'CPU {cpu}'}})
-        for pid in sorted({s[1] for s in self.spans if s[0] == 2}):
+        for pid in self.waiting_tasks():
             out.append({'name': 'thread_name', 'ph': 'M', 'pid': 2, 'tid': pid,
                         'args': {'name': f'{self.names.get(pid, "?")} {pid}'}})
         for track, tid, name, start, end, args in self.spans:
@@ -273,7 +279,7 @@ class Timeline:
 
     def summary(self):
         lines = [f'window_us={self.end - self.start:.0f}', f'cpus={len(self.cpus)}']
-        for kind in ('hold', 'spin', 'sleep', 'woken'):
+        for kind in COLOURS:
             s = [x for x in self.spans if x[2] == kind]
             lines.append(f'{kind}={len(s)} {kind}_us={sum(x[4] - x[3] for x in s):.0f}')
         for kind in ('handoff', 'wake'):
@@ -287,11 +293,14 @@ class Timeline:
         """Draw with gnuplot: a row per CPU, then a row per task that waited
         off its CPU."""
         limit = ms * 1000 if ms else self.end - self.start
-        sleepers = sorted({s[1] for s in self.spans if s[0] == 2})
         rows = [(1, c, f'CPU {c}') for c in self.cpus] + \
-               [(2, p, f'{self.names.get(p, "?")} {p}') for p in sleepers]
+               [(2, p, f'{self.names.get(p, "?")} {p}') for p in self.waiting_tasks()]
         y = {(t, i): len(rows) - n for n, (t, i, _) in enumerate(rows)}
-        base = os.path.splitext(path)[0]
+        with tempfile.TemporaryDirectory() as tmp:
+            self.plot(path, title, limit, rows, y, tmp)
+
+    def plot(self, path, title, limit, rows, y, tmp):
+        """svg()'s gnuplot run, its data files in the directory tmp."""
         data = {}
         for track, tid, name, start, end, _ in self.spans:
             a, b = (start - self.start) / 1000, min(end - self.start, limit) / 1000
@@ -300,13 +309,13 @@ class Timeline:
                                                  f'{y[(track, tid)] - 0.35} {y[(track, tid)] + 0.35}')
         ticks = ', '.join(f'"{label}" {y[(t, i)]}' for t, i, label in rows)
         plots = []
-        for name in ('hold', 'spin', 'sleep', 'woken'):
-            f = f'{base}.{name}.dat'
+        for name in COLOURS:
+            f = os.path.join(tmp, f'{name}.dat')
             with open(f, 'w') as out:
                 out.write('\n'.join(data.get(name, ['-1 -1 -1 -1 -1 -1'])) + '\n')
             plots.append(f"'{f}' using 1:2:3:4:5:6 with boxxyerror fs solid 1.0 noborder "
                          f"lc rgb '{COLOURS[name]}' title '{name}'")
-        marks = f'{base}.marks.dat'
+        marks = os.path.join(tmp, 'marks.dat')
         with open(marks, 'w') as out:
             for tid, name, ts, _ in self.instants:
                 if ts - self.start < limit:
@@ -335,10 +344,6 @@ plot {', '.join(plots)}
             die('gnuplot is missing: sudo apt-get install gnuplot-nox (make deps)')
         except subprocess.CalledProcessError as err:
             die(f'gnuplot failed: {err.stderr.strip()}')
-        finally:
-            for name in ('hold', 'spin', 'sleep', 'woken', 'marks'):
-                if os.path.exists(f'{base}.{name}.dat'):
-                    os.remove(f'{base}.{name}.dat')
 
 
 def main():
