@@ -24,9 +24,7 @@ need_tree
 trace() {
 	local name=$1
 	shift
-	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" trace "$@" >"$SCRATCH/$name.out" 2>&1 ||
-		{ cat "$SCRATCH/$name.out"; return 1; }
-	cat "$SCRATCH/$name.out"
+	learner_make "$name" trace "$@" || return 1
 	sed -n "s|.*timeline: \(.*\)/trace.json .*|\1|p" "$SCRATCH/$name.out" >"$SCRATCH/$name.dir"
 	[ -s "$SCRATCH/$name.dir" ] && [ -f "$(cat "$SCRATCH/$name.dir")/summary.txt" ]
 }

@@ -18,20 +18,16 @@
 plan 4
 need_tree
 
-# as the lab's README prints them
+# as the lab's README prints them (learner_make: tests/lib/tap.sh)
 test_expect_success "make lab-kcsan: stage 5, its owner accesses marked, and KCSAN quiet" '
-	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan >"$SCRATCH/lab.out" 2>&1 ||
-		{ cat "$SCRATCH/lab.out"; exit 1; }
-	cat "$SCRATCH/lab.out" &&
+	learner_make lab lab-kcsan &&
 	expect_grep "the KCSAN lab on stage-5.s KCSAN build" "$SCRATCH/lab.out" &&
 	expect_grep "^  guest: round 3: ops=" "$SCRATCH/lab.out" &&
 	expect_grep "KCSAN reported no data race in the kit mutex" "$SCRATCH/lab.out"
 '
 
 test_expect_success "make lab-kcsan-check: stage 5 quiet, its owner race reported once the accesses are plain" '
-	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan-check >"$SCRATCH/check.out" 2>&1 ||
-		{ cat "$SCRATCH/check.out"; exit 1; }
-	cat "$SCRATCH/check.out" &&
+	learner_make check lab-kcsan-check &&
 	expect_grep "KCSAN reported no data race in the kit mutex" "$SCRATCH/check.out" &&
 	expect_grep "^BUG: KCSAN: data-race in __kit_mutex_lock_common" "$SCRATCH/check.out" &&
 	expect_grep "^value changed: 0x0*0 -> 0x" "$SCRATCH/check.out" &&
@@ -39,17 +35,13 @@ test_expect_success "make lab-kcsan-check: stage 5 quiet, its owner race reporte
 '
 
 test_expect_success "make lab-kcsan STAGE=17: kit_preempted rewritten while tasks spin, and KCSAN quiet" '
-	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan STAGE=17 >"$SCRATCH/s17.out" 2>&1 ||
-		{ cat "$SCRATCH/s17.out"; exit 1; }
-	cat "$SCRATCH/s17.out" &&
+	learner_make s17 lab-kcsan STAGE=17 &&
 	expect_grep "guest: round 3: preempted rewritten throughout" "$SCRATCH/s17.out" &&
 	expect_grep "KCSAN reported no data race in the kit mutex" "$SCRATCH/s17.out"
 '
 
 test_expect_success "make lab-kcsan HEAD=1: the learner tree of the suite, built with KCSAN and booted" '
-	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" lab-kcsan HEAD=1 >"$SCRATCH/head.out" 2>&1 ||
-		{ cat "$SCRATCH/head.out"; exit 1; }
-	cat "$SCRATCH/head.out" &&
+	learner_make head lab-kcsan HEAD=1 &&
 	expect_grep "the KCSAN lab on your tree at .*KCSAN build" "$SCRATCH/head.out" &&
 	expect_grep "^  guest: round 1: ops=" "$SCRATCH/head.out"
 '

@@ -133,6 +133,17 @@ expect_grep() {
 	return 1
 }
 
+# learner_make NAME ARGS...: make ARGS in the kit, as a learner types it,
+# in the suite's KIT_WORK; its output in SCRATCH/NAME.out, and printed
+# (on failure too, as the evidence).
+learner_make() {
+	local name=$1
+	shift
+	make -s -C "$KIT_ROOT" KIT_WORK="$KIT_WORK" "$@" >"$SCRATCH/$name.out" 2>&1 ||
+		{ cat "$SCRATCH/$name.out"; return 1; }
+	cat "$SCRATCH/$name.out"
+}
+
 # c_code FILE (- for standard input): the C in FILE without its comments
 # and blank lines, for comparing code while comments change.
 c_code() { gcc -w -fpreprocessed -dD -E -P -x c "$1"; }
